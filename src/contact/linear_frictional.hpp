@@ -1,0 +1,369 @@
+// Linear-frictional contact: linear normal spring, linear tangential spring with a Coulomb
+// slider, optional viscous contact damping -- in the conventional ("classic") form and in the
+// refined form of M.R. Kuhn, K. Suzuki and A. Daouadji, "Linear-frictional contact model for 3D
+// discrete element simulations of granular systems", IJNME 121 (2020), arXiv:2001.02952.
+//
+// All four within-step refinements of the paper are switches; with every switch off the law is
+// the classic one (add k_t*dxi, project onto the new tangent plane, cap at mu*f_n: Eqs. 1-3).
+//  onset     contact begins at the fraction alpha_0 of the step where the overlap crosses zero;
+//            only the movement after it loads the tangential spring.
+//  slip      elastic then slip within the step: the fraction alpha_s at which the elastic force
+//            path f0 + k_t*d*s meets the (linearly growing or shrinking) friction cone
+//            |f| = mu*f_n(s) (Eqs. 9-14; a quadratic with the roundoff guards of lines 25-26).
+//  direction during slip the force direction turns towards the movement (Eqs. 16-21). The
+//            rate form de/ds = k_t (d - (e.d) e) / (mu f_n(s)) is integrated exactly: with
+//            phi the angle between e and d, tan(phi/2) decays as exp(-x),
+//            x = (k_t|d|/mu) * integral ds / f_n(s)  -- the closed form of Eq. 18.
+//  twirl     the stored force is carried into the new contact frame by an exact rotation: the
+//            mean rotation of the two particles, (omega_i+omega_j)/2 * dt (the twirl of Eq. 23
+//            and the rigid-body tilt together), followed by the smallest rotation that takes the
+//            rotated old normal onto the new normal. Magnitude is preserved and a rigid-body
+//            motion of the pair leaves the co-rotated force unchanged to roundoff, however many
+//            steps. With twirl off the force is only projected onto the new plane (Eq. 22),
+//            which is what the classic law and LAMMPS' linear_history do.
+// An extra switch, projection, exists only to reproduce the paper's "neither adjustment" case
+// of Fig. 6: with projection off (and twirl off) the stored force is not moved at all.
+//
+// Work (lines 51-53 of the listing): per step the normal work (f_n1^2 - f_n0^2)/(2 k_n), the
+// tangential work done on the contact dW_t = dW_rev + dW_irrev, the elastic (recoverable) part
+// dW_rev = (|f1|^2 - |f0|^2)/(2 k_t), and the dissipated part dW_irrev >= 0: the exact integral
+// of mu f_n(s) * (slip rate) over the slip stage with the direction refinement, and the
+// backward-Euler return-map value |f1| (|f_trial| - |f1|)/k_t without it.
+//
+// Conventions: n is the unit normal pointing from particle j to particle i; forces are those on
+// particle i; d = -dxi is the tangential movement of j's contact point relative to i's over the
+// step (the direction in which the spring force on i grows). History entries are in the frame
+// of the contact, see HistoryIndex.
+#pragma once
+
+#include "contact/vec3.hpp"
+
+namespace ge {
+
+struct LinearParams {
+  double kn = 0.0;       // normal stiffness (force/length)
+  double kt = 0.0;       // tangential stiffness (force/length)
+  double mu = 0.0;       // friction coefficient
+  double eta_n = 0.0;    // normal viscous damping (force/velocity)
+  double eta_t = 0.0;    // tangential viscous damping (force/velocity)
+  bool onset = false;
+  bool slip = false;
+  bool direction = false;
+  bool twirl = false;
+  bool projection = true;
+};
+
+// Classic law: all refinements off, projection only.
+GE_INLINE LinearParams classic_params(double kn, double kt, double mu)
+{
+  LinearParams p;
+  p.kn = kn;
+  p.kt = kt;
+  p.mu = mu;
+  return p;
+}
+
+// Refined law of Kuhn et al.: all four refinements on.
+GE_INLINE LinearParams refined_params(double kn, double kt, double mu)
+{
+  LinearParams p = classic_params(kn, kt, mu);
+  p.onset = p.slip = p.direction = p.twirl = true;
+  return p;
+}
+
+// Per-contact history (doubles). Entries 0-5 are vectors along the i->j geometry and change sign
+// when the pair is seen from the other atom; the rest are scalars of the contact itself.
+enum HistoryIndex : int {
+  H_FT = 0,          // tangential spring force on i at the end of the last step (3)
+  H_NORMAL = 3,      // unit normal at the end of the last step (3); zero = not yet set
+  H_OVERLAP = 6,     // overlap at the end of the last step
+  H_WORK_T = 7,      // cumulative tangential work done on the contact
+  H_DISS_T = 8,      // cumulative frictional dissipation
+  H_DISS_DAMP = 9,   // cumulative viscous dissipation
+  H_SLIP = 10,       // 1 if sliding at the end of the last step
+  LINEAR_HISTORY_SIZE = 11
+};
+constexpr int LINEAR_HISTORY_VECTOR_ENTRIES = 6;    // entries [0,6) are odd under i <-> j
+
+// The movement of one time step, as seen by the contact.
+struct LinearStep {
+  Vec3 normal;         // unit normal at the end of the step (j -> i)
+  double overlap;      // overlap at the end of the step (> 0)
+  double approach;     // normal approach during the step (overlap increase), = -v_rel.n dt
+  Vec3 d;              // tangential movement of the step (force grows along it), orthogonal to n
+  Vec3 mean_rotation;  // (omega_i + omega_j)/2 * dt
+  double dt;           // time step (for the viscous terms only)
+};
+
+struct LinearResult {
+  double fn_elastic = 0.0;    // k_n * overlap
+  double fn = 0.0;            // normal force incl. damping, never attractive
+  Vec3 ft_spring{0, 0, 0};    // tangential spring-slider force (what is stored)
+  Vec3 ft{0, 0, 0};           // tangential force incl. damping
+  double work_n = 0.0;        // normal elastic work of the step
+  double work_t = 0.0;        // tangential work done on the contact in the step
+  double work_t_rev = 0.0;    // its recoverable part
+  double work_t_irrev = 0.0;  // its dissipated part (>= 0)
+  double diss_damp = 0.0;     // viscous dissipation of the step (>= 0)
+  bool sliding = false;
+};
+
+namespace detail {
+
+// Scale f to the length `limit` (f != 0). One expression shared by every path so that the
+// refined law with all switches off reproduces the classic law bit for bit.
+GE_INLINE Vec3 scale_to_length(const Vec3 &f, double limit) { return (limit / norm(f)) * f; }
+
+// Carry the force stored at the end of the last step into the frame of this step.
+GE_INLINE Vec3 update_frame(const Vec3 &f, const Vec3 &n_old, const Vec3 &n_new,
+                            const Vec3 &mean_rotation, const LinearParams &p)
+{
+  if (p.twirl) {
+    // exact: mean rotation of the pair, then the smallest tilt onto the actual new normal
+    const Vec3 f_rot = rotate_by_vector(f, mean_rotation);
+    const Vec3 n_rot = rotate_by_vector(n_old, mean_rotation);
+    return rotate_a_to_b(f_rot, n_rot, n_new);
+  }
+  if (p.projection) return project_onto_plane(f, n_new);
+  return f;
+}
+
+// Gauss-Legendre nodes/weights on [0,1].
+struct GaussRule {
+  int n;
+  double x[8];
+  double w[8];
+};
+GE_INLINE GaussRule gauss4()
+{
+  return {4,
+          {0.069431844202973712, 0.33000947820757187, 0.66999052179242813, 0.93056815579702629},
+          {0.17392742256872693, 0.32607257743127307, 0.32607257743127307, 0.17392742256872693}};
+}
+GE_INLINE GaussRule gauss8()
+{
+  return {8,
+          {0.019855071751231856, 0.10166676129318664, 0.23723379504183550, 0.40828267875217510,
+           0.59171732124782490, 0.76276620495816450, 0.89833323870681336, 0.98014492824876814},
+          {0.050614268145188130, 0.11119051722668724, 0.15685332293894364, 0.18134189168918100,
+           0.18134189168918100, 0.15685332293894364, 0.11119051722668724, 0.050614268145188130}};
+}
+
+// I = int_0^X e^{2 beta x} (cos phi(x) - beta) dx, the scaled frictional dissipation of the slip
+// stage, with cos phi(x) = ((1+c0) - (1-c0) e^{-2x}) / ((1+c0) + (1-c0) e^{-2x}) (the exact
+// direction solution, c0 = cos phi at slip onset, written with 1 +- c0 so it stays accurate near
+// c0 = -1). Slip continues only while cos phi >= beta, so the integrand is >= 0; sampling the
+// clamped integrand with positive Gauss weights keeps the dissipation non-negative. Past
+// x_sat, cos phi = 1 to double precision and the tail is integrated in closed form.
+GE_INLINE double slip_dissipation_integral(double X, double beta, double one_plus_c0,
+                                           double one_minus_c0)
+{
+  auto integrand = [&](double x) {
+    const double r = one_minus_c0 * std::exp(-2.0 * x);
+    const double c = (one_plus_c0 - r) / (one_plus_c0 + r);
+    const double g = c - beta;
+    return g > 0.0 ? std::exp(2.0 * beta * x) * g : 0.0;
+  };
+  // cos phi differs from 1 by 2r/(1+c0+r) < 1e-17 once x >= x_sat
+  double x_sat = 0.5 * std::log(2e17 * one_minus_c0 / one_plus_c0);
+  if (!(x_sat > 0.0)) x_sat = 0.0;
+  const double Y = X < x_sat ? X : x_sat;
+  double I = 0.0;
+  if (Y > 0.0) {
+    const double scale = Y * (2.0 * std::fabs(beta) > 1.0 ? 2.0 * std::fabs(beta) : 1.0);
+    const GaussRule rule = scale <= 0.25 ? gauss4() : gauss8();
+    const int panels = scale <= 1.0 ? 1 : static_cast<int>(std::ceil(scale));
+    const double h = Y / panels;
+    for (int k = 0; k < panels; ++k)
+      for (int q = 0; q < rule.n; ++q) I += h * rule.w[q] * integrand((k + rule.x[q]) * h);
+  }
+  if (X > Y && 1.0 - beta > 0.0) {
+    // tail: (1 - beta) int_Y^X e^{2 beta x} dx
+    const double b2 = 2.0 * beta;
+    const double len = X - Y;
+    const double grow = (b2 * len == 0.0) ? len : std::expm1(b2 * len) / b2;
+    I += (1.0 - beta) * std::exp(b2 * Y) * grow;
+  }
+  return I;
+}
+
+// Exact slip stage (direction refinement): the force stays on the cone |f| = mu f_n(u) while
+// its direction e turns towards the movement d. Starts at force f_s (|f_s| = mu*Fs, or zero at
+// contact onset), normal force Fs growing at rate G per unit of step, for a length Ls.
+// fn1 = Fs + G Ls is passed as computed from the final overlap, so that the final force lies on
+// exactly the cone of the step's end even when Fs + G Ls cancels. Returns the final force and
+// adds the dissipation of the stage to *dissipation.
+GE_INLINE Vec3 slip_with_rotation(const Vec3 &f_s, double Fs, double G, double Ls, double fn1,
+                                  const Vec3 &d, const Vec3 &normal, const LinearParams &p,
+                                  double *dissipation)
+{
+  const double cap1 = p.mu * fn1;
+  const double dnorm = norm(d);
+  const double mean_fn_times_length = 0.5 * (Fs + fn1) * Ls;    // int f_n du (f_n linear)
+  const bool has_direction = !is_zero(f_s);
+
+  if (dnorm == 0.0) {
+    // no tangential movement: the cone shrinks radially, lambda = -mu G >= 0
+    *dissipation += -(p.mu * p.mu * G / p.kt) * mean_fn_times_length;
+    return has_direction ? scale_to_length(f_s, cap1) : f_s;
+  }
+  const Vec3 dhat = (1.0 / dnorm) * d;
+  const Vec3 e_s = has_direction ? (1.0 / norm(f_s)) * f_s : dhat;
+  const double c0 = dot(e_s, dhat);
+  if (!has_direction || Fs == 0.0 || c0 >= 1.0 || c0 <= -1.0) {
+    // aligned (or exactly opposed) with the movement: the direction does not change
+    const double c = c0 >= 1.0 || !has_direction ? 1.0 : (c0 <= -1.0 ? -1.0 : c0);
+    const double rate = p.mu * (dnorm * c - p.mu * G / p.kt);
+    if (rate > 0.0) *dissipation += rate * mean_fn_times_length;
+    return cap1 * e_s;
+  }
+  // x = (k_t |d| / mu) int du / f_n(u)  (Eq. 18 in closed form)
+  const double a = p.kt * dnorm / p.mu;
+  const double X = (G == 0.0) ? a * Ls / Fs : (a / G) * std::log1p(G * Ls / Fs);
+  const Vec3 sum = e_s + dhat, diff = e_s - dhat;
+  const double one_plus_c0 = 0.5 * dot(sum, sum);
+  const double one_minus_c0 = 0.5 * dot(diff, diff);
+  const double q = std::exp(-2.0 * X);
+  const double D = one_plus_c0 + one_minus_c0 * q;
+  const double A = 2.0 * std::exp(-X) / D;                  // sin(phi1)/sin(phi0)
+  const double B = (one_plus_c0 - one_minus_c0 * q) / D - c0 * A;
+  Vec3 e1 = A * e_s + B * dhat;
+  // Nearly opposed e_s and d leave the plane of the turn ill-conditioned (A, B ~ 1/sin phi0):
+  // the turn happens in the tangent plane, so remove the roundoff normal to it.
+  if (p.projection) e1 = project_onto_plane(e1, normal);
+
+  const double beta = p.mu * G / (p.kt * dnorm);
+  *dissipation += (p.mu * p.mu * Fs * Fs / p.kt) *
+      slip_dissipation_integral(X, beta, one_plus_c0, one_minus_c0);
+  return scale_to_length(e1, cap1);
+}
+
+// Fraction (from the start u = 0 of the loaded interval) at which the elastic path
+// f(u) = f0 + k_t d u first leaves the cone |f| <= mu (F0 + G u). |f| - mu f_n is convex in u,
+// so the crossing is unique; g(u) = |f|^2 - mu^2 f_n^2 = A u^2 + 2 B u + C (Eqs. 9-14).
+GE_INLINE double elastic_fraction(const Vec3 &f0, double F0, double G, double L, const Vec3 &d,
+                                  const LinearParams &p)
+{
+  const double mu2 = p.mu * p.mu;
+  double C = dot(f0, f0) - mu2 * F0 * F0;
+  const double B = p.kt * dot(f0, d) - mu2 * F0 * G;
+  const double A = p.kt * p.kt * dot(d, d) - mu2 * G * G;
+  // guards (lines 25-26): a start on the cone within roundoff counts as on the cone
+  if (C >= 0.0) {
+    if (B >= 0.0) return 0.0;    // on the cone and moving outwards: slip from the start
+    C = 0.0;                     // on the cone but unloading inwards first
+  }
+  const double disc = B * B - A * C;
+  const double root = disc > 0.0 ? std::sqrt(disc) : 0.0;
+  double u;
+  if (B > 0.0) u = -C / (B + root);
+  else if (A > 0.0) u = (root - B) / A;
+  else u = L;    // no outward crossing within roundoff: treat the whole step as elastic
+  return u < 0.0 ? 0.0 : (u > L ? L : u);
+}
+
+}    // namespace detail
+
+// Set the history of a contact first seen without a movement increment (run setup).
+GE_INLINE void linear_init_history(double *h, const Vec3 &normal, double overlap)
+{
+  for (int k = 0; k < LINEAR_HISTORY_SIZE; ++k) h[k] = 0.0;
+  store(normal, h + H_NORMAL);
+  h[H_OVERLAP] = overlap;
+}
+
+GE_INLINE bool linear_history_set(const double *h) { return !is_zero(vec3(h + H_NORMAL)); }
+
+GE_INLINE void add_viscous_terms(const LinearParams &p, const LinearStep &s, LinearResult &r)
+{
+  r.fn = r.fn_elastic;
+  r.ft = r.ft_spring;
+  if (s.dt <= 0.0) return;
+  const double rate_n = s.approach / s.dt;
+  double fn_total = r.fn_elastic + p.eta_n * rate_n;
+  if (fn_total < 0.0) fn_total = 0.0;    // the contact never attracts
+  r.fn = fn_total;
+  r.ft = r.ft_spring + (p.eta_t / s.dt) * s.d;
+  // dissipation of the dashpots: (damping part of f_n) * approach + eta_t |d|^2 / dt
+  r.diss_damp = (fn_total - r.fn_elastic) * s.approach + (p.eta_t / s.dt) * dot(s.d, s.d);
+}
+
+// Forces of a contact at the end of a step, without advancing its history (used at run setup
+// and by single()): stored force carried to the current normal, no movement increment.
+GE_INLINE void linear_current_force(const LinearParams &p, const LinearStep &s, const double *h,
+                                    LinearResult &r)
+{
+  r = LinearResult();
+  r.fn_elastic = p.kn * s.overlap;
+  if (linear_history_set(h))
+    r.ft_spring = rotate_a_to_b(vec3(h + H_FT), vec3(h + H_NORMAL), s.normal);
+  r.sliding = h[H_SLIP] != 0.0;
+  add_viscous_terms(p, s, r);
+  r.diss_damp = 0.0;
+}
+
+// Advance one contact by one step. h: history (LINEAR_HISTORY_SIZE doubles), updated in place.
+GE_INLINE void linear_step(const LinearParams &p, const LinearStep &s, double *h, LinearResult &r)
+{
+  using namespace detail;
+  r = LinearResult();
+  const bool known = linear_history_set(h);
+
+  // overlap at the start of the step: stored (exact continuity of the cone), else from the
+  // approach of this step (a contact that formed during the step)
+  const double zeta1 = s.overlap;
+  const double zeta0 = known ? h[H_OVERLAP] : zeta1 - s.approach;
+  const double fn1 = p.kn * zeta1;
+
+  // loaded interval [alpha0, 1] of the step, of length L; f_n(u) = F0 + G u on it
+  double L = 1.0, F0;
+  if (zeta0 < 0.0) {
+    F0 = 0.0;
+    if (p.onset) L = zeta1 / (zeta1 - zeta0);    // 1 - alpha_0, alpha_0 = -zeta0/(zeta1-zeta0)
+  } else {
+    F0 = p.kn * zeta0;
+  }
+  const double G = (fn1 - F0) / L;
+
+  Vec3 f0 = known ? update_frame(vec3(h + H_FT), vec3(h + H_NORMAL), s.normal, s.mean_rotation, p)
+                  : Vec3{0, 0, 0};
+  const Vec3 d = p.kt == 0.0 ? Vec3{0, 0, 0} : s.d;
+
+  const double cap1 = p.mu * fn1;
+  const Vec3 trial = f0 + (p.kt * L) * d;
+  double dissipation = 0.0;
+  Vec3 f1;
+  if (dot(trial, trial) <= cap1 * cap1) {
+    f1 = trial;    // elastic throughout
+  } else {
+    r.sliding = true;
+    const double u_s = p.slip ? elastic_fraction(f0, F0, G, L, d, p) : 0.0;
+    const Vec3 f_s = f0 + (p.kt * u_s) * d;
+    const double Ls = L - u_s;
+    if (p.direction) {
+      f1 = slip_with_rotation(f_s, F0 + G * u_s, G, Ls, fn1, d, s.normal, p, &dissipation);
+    } else {
+      const Vec3 trial_s = f_s + (p.kt * Ls) * d;
+      f1 = cap1 > 0.0 ? scale_to_length(trial_s, cap1) : Vec3{0, 0, 0};
+      dissipation = cap1 * (norm(trial_s) - cap1) / p.kt;    // return map, backward Euler
+    }
+  }
+
+  r.fn_elastic = fn1;
+  r.ft_spring = f1;
+  r.work_n = (fn1 * fn1 - F0 * F0) / (2.0 * p.kn);
+  r.work_t_rev = p.kt > 0.0 ? (dot(f1, f1) - dot(f0, f0)) / (2.0 * p.kt) : 0.0;
+  r.work_t_irrev = dissipation;
+  r.work_t = r.work_t_rev + r.work_t_irrev;
+  add_viscous_terms(p, s, r);
+
+  store(f1, h + H_FT);
+  store(s.normal, h + H_NORMAL);
+  h[H_OVERLAP] = zeta1;
+  h[H_WORK_T] += r.work_t;
+  h[H_DISS_T] += r.work_t_irrev;
+  h[H_DISS_DAMP] += r.diss_damp;
+  h[H_SLIP] = r.sliding ? 1.0 : 0.0;
+}
+
+}    // namespace ge

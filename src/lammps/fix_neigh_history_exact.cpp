@@ -1,0 +1,26 @@
+/* ----------------------------------------------------------------------
+   GRANULAR-EXACT: per-contact history of pair granular/exact (see header)
+------------------------------------------------------------------------- */
+
+#include "fix_neigh_history_exact.h"
+
+#include "comm.h"
+#include "update.h"
+
+using namespace LAMMPS_NS;
+
+FixNeighHistoryExact::FixNeighHistoryExact(LAMMPS *lmp, int narg, char **arg) :
+    FixNeighHistory(lmp, narg, arg)
+{
+}
+
+void FixNeighHistoryExact::write_restart(FILE *fp)
+{
+  // during a run (restart command) the neighbour list matches the atoms: copy the current
+  // per-neighbour values; between runs post_run() has done it already
+  if (update->whichflag != 0) pre_exchange();
+  if (comm->me == 0) {
+    int size = 0;
+    fwrite(&size, sizeof(int), 1, fp);
+  }
+}

@@ -1,0 +1,36 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   GRANULAR-EXACT: per-contact history of pair granular/exact.
+
+   LAMMPS' fix NEIGH_HISTORY with one correction: its write_restart() copies
+   the per-neighbour values into the per-atom partner arrays (pre_exchange())
+   after write_restart's pbc()/exchange()/borders() have re-indexed the ghost
+   atoms the neighbour list still refers to. When atoms had left the periodic
+   box since the last neighbour build, values are then stored under the wrong
+   partner (seen with LAMMPS' own pair granular too). Between runs the partner
+   arrays are already current (post_run() refreshes them and exchange() carries
+   them), so the copy is only made during a run, where the list is valid.
+------------------------------------------------------------------------- */
+
+#ifdef FIX_CLASS
+// clang-format off
+FixStyle(NEIGH_HISTORY/EXACT,FixNeighHistoryExact);
+// clang-format on
+#else
+
+#ifndef GE_FIX_NEIGH_HISTORY_EXACT_H
+#define GE_FIX_NEIGH_HISTORY_EXACT_H
+
+#include "fix_neigh_history.h"
+
+namespace LAMMPS_NS {
+
+class FixNeighHistoryExact : public FixNeighHistory {
+ public:
+  FixNeighHistoryExact(class LAMMPS *, int, char **);
+  void write_restart(FILE *) override;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

@@ -1,0 +1,39 @@
+// Plugin entry point: registers the GRANULAR-EXACT styles with a running LAMMPS.
+#include "lammpsplugin.h"
+#include "version.h"
+
+#include "fix_neigh_history_exact.h"
+#include "pair_granular_exact.h"
+
+using namespace LAMMPS_NS;
+
+static Pair *granular_exact_creator(LAMMPS *lmp)
+{
+  return new PairGranularExact(lmp);
+}
+
+static Fix *neigh_history_exact_creator(LAMMPS *lmp, int argc, char **argv)
+{
+  return new FixNeighHistoryExact(lmp, argc, argv);
+}
+
+extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
+{
+  auto register_plugin = (lammpsplugin_regfunc) regfunc;
+  lammpsplugin_t plugin;
+  plugin.version = LAMMPS_VERSION;
+  plugin.style = "pair";
+  plugin.name = "granular/exact";
+  plugin.info = "GRANULAR-EXACT pair style granular/exact (refined linear-frictional contact)";
+  plugin.author = "GRANULAR-EXACT developers";
+  plugin.creator.v1 = (lammpsplugin_factory1 *) &granular_exact_creator;
+  plugin.handle = handle;
+  (*register_plugin)(&plugin, lmp);
+
+  // internal: the per-contact history fix the pair style creates
+  plugin.style = "fix";
+  plugin.name = "NEIGH_HISTORY/EXACT";
+  plugin.info = "GRANULAR-EXACT per-contact history (internal, created by pair granular/exact)";
+  plugin.creator.v2 = (lammpsplugin_factory2 *) &neigh_history_exact_creator;
+  (*register_plugin)(&plugin, lmp);
+}

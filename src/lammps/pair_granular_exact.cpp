@@ -1,0 +1,684 @@
+/* ----------------------------------------------------------------------
+   GRANULAR-EXACT: pair style granular/exact (glue only; the law is in
+   src/contact/linear_frictional.hpp).
+
+   pair_style granular/exact [cutoff rc]
+   pair_coeff I J hooke kn [damping none | damping viscous eta_n eta_t]
+              tangential classic kt mu
+   pair_coeff I J hooke kn [damping ...]
+              tangential refined kt mu [onset yes|no] [slip yes|no]
+                                       [direction yes|no] [twirl yes|no]
+                                       [projection yes|no]
+------------------------------------------------------------------------- */
+
+#include "pair_granular_exact.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "fix.h"
+#include "fix_dummy.h"
+#include "fix_neigh_history.h"
+#include "force.h"
+#include "memory.h"
+#include "modify.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "update.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using ge::Vec3;
+
+namespace {
+
+constexpr int NEXTRA = 15;         // global vector: see compute()
+constexpr int SINGLE_EXTRA = 9;    // compute pair/local p1..p9: see single()
+
+const char *const GRAMMAR =
+    "pair_coeff I J hooke <kn> [damping none | damping viscous <eta_n> <eta_t>] "
+    "tangential classic <kt> <mu> | tangential refined <kt> <mu> [onset yes|no] [slip yes|no] "
+    "[direction yes|no] [twirl yes|no] [projection yes|no]";
+
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
+{
+  single_enable = 1;
+  no_virial_fdotr_compute = 1;
+  centroidstressflag = CENTROID_NOTAVAIL;
+  finitecutflag = 1;
+  // history entries 0-5 are vectors (odd under i <-> j), the rest scalars of the contact
+  nondefault_history_transfer = 1;
+
+  single_extra = SINGLE_EXTRA;
+  svector = new double[SINGLE_EXTRA];
+  nextra = NEXTRA;
+  pvector = new double[NEXTRA];
+  for (int k = 0; k < NEXTRA; ++k) pvector[k] = 0.0;
+
+  law = nullptr;
+  cutoff_global = -1.0;
+  neighprev = 0;
+  onerad_dynamic = maxrad_dynamic = nullptr;
+  ended_work_t = ended_dissipation = 0.0;
+
+  // A placeholder fix keeps the history fix at this position in the fix list; init_style()
+  // replaces it (as LAMMPS' own granular styles do). The ID is fixed, not numbered per instance:
+  // read_restart hands the stored history only to a fix of the same ID, and a restart may be
+  // read by another instance (after `clear`, or in another LAMMPS object of the same process).
+  id_history = "GE_NEIGH_HISTORY";
+  fix_history = nullptr;
+  if (modify->get_fix_by_id(id_history) || modify->get_fix_by_id(id_history + "_DUMMY"))
+    error->all(FLERR, "Pair granular/exact can be defined only once (e.g. once in pair hybrid)");
+  modify->add_fix(id_history + "_DUMMY all DUMMY");
+}
+
+PairGranularExact::~PairGranularExact()
+{
+  if (copymode) return;
+  delete[] svector;
+  delete[] pvector;
+  if (modify->get_fix_by_id(id_history)) modify->delete_fix(id_history);
+  if (modify->get_fix_by_id(id_history + "_DUMMY")) modify->delete_fix(id_history + "_DUMMY");
+  if (allocated) {
+    memory->destroy(setflag);
+    memory->destroy(cutsq);
+    memory->destroy(law);
+    delete[] onerad_dynamic;
+    delete[] maxrad_dynamic;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   the movement of the step just taken by the pair (i, j), as the law needs it:
+   LAMMPS' velocity Verlet calls the pair style after the position update with
+   the half-step velocities and spins, so v*dt is exactly that movement.
+------------------------------------------------------------------------- */
+
+ge::LinearStep PairGranularExact::contact_step(int i, int j, double dt) const
+{
+  double **x = atom->x;
+  double **v = atom->v;
+  double **omega = atom->omega;
+  double *radius = atom->radius;
+
+  const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
+  const double r = ge::norm(dx);
+  const Vec3 n = (1.0 / r) * dx;
+  const double overlap = radius[i] + radius[j] - r;
+
+  // contact point at the middle of the overlap: for a rigid-body motion of the pair the two
+  // contact points then move together and the tangential movement is exactly zero
+  const double ri = radius[i] - 0.5 * overlap;
+  const double rj = radius[j] - 0.5 * overlap;
+  const Vec3 wi = ge::vec3(omega[i]), wj = ge::vec3(omega[j]);
+  const Vec3 vrel = ge::vec3(v[i]) - ge::vec3(v[j]);
+  const double vn = ge::dot(vrel, n);
+  const Vec3 vcontact = vrel - ge::cross(ri * wi + rj * wj, n);
+  const Vec3 vt = ge::project_onto_plane(vcontact, n);
+
+  ge::LinearStep s;
+  s.normal = n;
+  s.overlap = overlap;
+  s.approach = -vn * dt;
+  s.d = (-dt) * vt;    // the spring force on i grows against i's tangential movement
+  s.mean_rotation = (0.5 * dt) * (wi + wj);
+  s.dt = dt;
+  return s;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranularExact::apply_contact(int i, int j, const ge::LinearResult &r,
+                                      const ge::LinearStep &s, int nlocal, int newton_pair)
+{
+  double **f = atom->f;
+  double **torque = atom->torque;
+  double *radius = atom->radius;
+
+  const Vec3 force = r.fn * s.normal + r.ft;
+  // torque of the tangential force at the contact point: -r_c n x ft for both particles
+  const Vec3 nxft = ge::cross(s.normal, r.ft);
+  const double ri = radius[i] - 0.5 * s.overlap;
+  const double rj = radius[j] - 0.5 * s.overlap;
+
+  f[i][0] += force.x;
+  f[i][1] += force.y;
+  f[i][2] += force.z;
+  torque[i][0] -= ri * nxft.x;
+  torque[i][1] -= ri * nxft.y;
+  torque[i][2] -= ri * nxft.z;
+  if (newton_pair || j < nlocal) {
+    f[j][0] -= force.x;
+    f[j][1] -= force.y;
+    f[j][2] -= force.z;
+    torque[j][0] -= rj * nxft.x;
+    torque[j][1] -= rj * nxft.y;
+    torque[j][2] -= rj * nxft.z;
+  }
+  if (evflag) {
+    const Vec3 dx = (radius[i] + radius[j] - s.overlap) * s.normal;
+    ev_tally_xyz(i, j, nlocal, newton_pair, 0.0, 0.0, force.x, force.y, force.z, dx.x, dx.y,
+                 dx.z);
+  }
+}
+
+/* ----------------------------------------------------------------------
+   pvector (compute pair granular/exact):
+     [0] normal elastic energy  sum k_n overlap^2 / 2
+     [1] tangential elastic energy  sum |ft|^2 / (2 k_t)
+     [2] cumulative tangential work done on the contacts
+     [3] cumulative dissipated work (friction + viscous damping)
+     [4] number of contacts   [5] number of sliding contacts
+     [6..14] the full contact stress sum  sum_c l^c (x) f^c  (row-major xx xy xz yx yy yz zx zy zz),
+             l = x_i - x_j the branch vector, f the contact force on i. Unlike LAMMPS' 6-component
+             virial it keeps the antisymmetric part that tangential forces produce.
+   [2] and [3] include the contacts that ended since the pair style was created (those totals
+   are kept per process and are not written to restart files; per-contact values are).
+   With newton off a pair with a ghost partner is computed on two processes; it then counts
+   half on each, so the sums are those of the whole system after compute pair's MPI sum.
+------------------------------------------------------------------------- */
+
+void PairGranularExact::compute(int eflag, int vflag)
+{
+  ev_init(eflag, vflag);
+
+  // run setup computes forces at positions that were not reached by a step of this run:
+  // forces are evaluated from the stored state without advancing it
+  const bool advance = update->setupflag == 0;
+  const double dt = update->dt;
+  const int nlocal = atom->nlocal;
+  const int newton_pair = force->newton_pair;
+  double **x = atom->x;
+  double *radius = atom->radius;
+  int *type = atom->type;
+
+  const int inum = list->inum;
+  int *ilist = list->ilist;
+  int *numneigh = list->numneigh;
+  int **firstneigh = list->firstneigh;
+  int **firsttouch = fix_history->firstflag;
+  double **firsthistory = fix_history->firstvalue;
+
+  double tally[NEXTRA] = {0.0};
+
+  for (int ii = 0; ii < inum; ii++) {
+    const int i = ilist[ii];
+    const int itype = type[i];
+    int *jlist = firstneigh[i];
+    const int jnum = numneigh[i];
+    int *touch = firsttouch[i];
+    double *allhistory = firsthistory[i];
+
+    for (int jj = 0; jj < jnum; jj++) {
+      const int j = jlist[jj] & NEIGHMASK;
+      double *history = &allhistory[ge::LINEAR_HISTORY_SIZE * jj];
+      const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
+
+      const double delx = x[i][0] - x[j][0];
+      const double dely = x[i][1] - x[j][1];
+      const double delz = x[i][2] - x[j][2];
+      const double rsq = delx * delx + dely * dely + delz * delz;
+      const double radsum = radius[i] + radius[j];
+      if (rsq >= radsum * radsum) {
+        if (touch[jj] && advance) {
+          // the contact ended: keep its work in the running totals, then forget it
+          ended_work_t += weight * history[ge::H_WORK_T];
+          ended_dissipation += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
+        }
+        touch[jj] = 0;
+        for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) history[k] = 0.0;
+        continue;
+      }
+      touch[jj] = 1;
+
+      const Law &lw = law[itype][type[j]];
+      const ge::LinearStep s = contact_step(i, j, dt);
+      ge::LinearResult r;
+      if (advance) {
+        ge::linear_step(lw.linear, s, history, r);
+      } else {
+        if (!ge::linear_history_set(history)) ge::linear_init_history(history, s.normal, s.overlap);
+        ge::linear_current_force(lw.linear, s, history, r);
+      }
+      apply_contact(i, j, r, s, nlocal, newton_pair);
+
+      tally[0] += weight * 0.5 * r.fn_elastic * s.overlap;
+      tally[1] += weight * ge::dot(r.ft_spring, r.ft_spring) / (2.0 * lw.linear.kt);
+      tally[2] += weight * history[ge::H_WORK_T];
+      tally[3] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
+      tally[4] += weight;
+      tally[5] += weight * (r.sliding ? 1.0 : 0.0);
+      add_branch_force_product(weight, s, r, radius[i] + radius[j] - s.overlap, tally + 6);
+    }
+  }
+  tally[2] += ended_work_t;
+  tally[3] += ended_dissipation;
+  for (int k = 0; k < NEXTRA; k++) pvector[k] = tally[k];
+}
+
+/* ----------------------------------------------------------------------
+   add weight * l (x) f of one contact, l = r n the branch vector, f the force on i
+------------------------------------------------------------------------- */
+
+void PairGranularExact::add_branch_force_product(double weight, const ge::LinearStep &s,
+                                                 const ge::LinearResult &r, double distance,
+                                                 double *sum)
+{
+  const Vec3 l = distance * s.normal;
+  const Vec3 force = r.fn * s.normal + r.ft;
+  const double lv[3] = {l.x, l.y, l.z}, fv[3] = {force.x, force.y, force.z};
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) sum[3 * a + b] += weight * lv[a] * fv[b];
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranularExact::allocate()
+{
+  allocated = 1;
+  const int n = atom->ntypes;
+  memory->create(setflag, n + 1, n + 1, "pair:setflag");
+  for (int i = 1; i <= n; i++)
+    for (int j = i; j <= n; j++) setflag[i][j] = 0;
+  memory->create(cutsq, n + 1, n + 1, "pair:cutsq");
+  memory->create(law, n + 1, n + 1, "pair:law");
+  onerad_dynamic = new double[n + 1];
+  maxrad_dynamic = new double[n + 1];
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranularExact::settings(int narg, char **arg)
+{
+  cutoff_global = -1.0;
+  int iarg = 0;
+  while (iarg < narg) {
+    if (strcmp(arg[iarg], "cutoff") == 0) {
+      if (iarg + 2 > narg)
+        error->all(FLERR, "Illegal pair_style granular/exact command: 'cutoff' needs a distance");
+      cutoff_global = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      if (cutoff_global <= 0.0)
+        error->all(FLERR, "Illegal pair_style granular/exact cutoff {}: must be > 0",
+                   arg[iarg + 1]);
+      iarg += 2;
+    } else {
+      error->all(FLERR,
+                 "Unknown pair_style granular/exact keyword '{}': expected "
+                 "'pair_style granular/exact [cutoff <rc>]'",
+                 arg[iarg]);
+    }
+  }
+}
+
+/* ----------------------------------------------------------------------
+   parse the model part of a pair_coeff line (arg[first] ...)
+------------------------------------------------------------------------- */
+
+PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int first)
+{
+  Law lw;
+  lw.damping = DAMPING_NONE;
+  lw.tangential = TANGENTIAL_CLASSIC;
+  ge::LinearParams &p = lw.linear;
+
+  auto need = [&](int iarg, int count, const char *what) {
+    if (iarg + count > narg)
+      error->all(FLERR, "Incorrect pair_coeff for granular/exact: {} expects {} value(s); usage: {}",
+                 what, count - 1, GRAMMAR);
+  };
+  auto positive = [&](const char *name, const char *text) {
+    const double value = utils::numeric(FLERR, text, false, lmp);
+    if (!(value > 0.0))
+      error->all(FLERR, "Incorrect pair_coeff for granular/exact: {} = {} must be > 0", name,
+                 text);
+    return value;
+  };
+  auto non_negative = [&](const char *name, const char *text) {
+    const double value = utils::numeric(FLERR, text, false, lmp);
+    if (!(value >= 0.0))
+      error->all(FLERR, "Incorrect pair_coeff for granular/exact: {} = {} must be >= 0", name,
+                 text);
+    return value;
+  };
+  auto yes_no = [&](const char *name, const char *text) {
+    if (strcmp(text, "yes") == 0) return true;
+    if (strcmp(text, "no") == 0) return false;
+    error->all(FLERR, "Incorrect pair_coeff for granular/exact: {} must be 'yes' or 'no', not '{}'",
+               name, text);
+    return false;
+  };
+
+  int iarg = first;
+  if (iarg >= narg)
+    error->all(FLERR, "Incorrect pair_coeff for granular/exact: missing normal model; usage: {}",
+               GRAMMAR);
+  if (strcmp(arg[iarg], "hooke") != 0)
+    error->all(FLERR,
+               "Incorrect pair_coeff for granular/exact: unknown normal model '{}' "
+               "(expected 'hooke'); usage: {}",
+               arg[iarg], GRAMMAR);
+  need(iarg, 2, "hooke");
+  p.kn = positive("kn", arg[iarg + 1]);
+  iarg += 2;
+
+  if (iarg < narg && strcmp(arg[iarg], "damping") == 0) {
+    need(iarg, 2, "damping");
+    if (strcmp(arg[iarg + 1], "none") == 0) {
+      iarg += 2;
+    } else if (strcmp(arg[iarg + 1], "viscous") == 0) {
+      need(iarg, 4, "damping viscous");
+      lw.damping = DAMPING_VISCOUS;
+      p.eta_n = non_negative("eta_n", arg[iarg + 2]);
+      p.eta_t = non_negative("eta_t", arg[iarg + 3]);
+      iarg += 4;
+    } else {
+      error->all(FLERR,
+                 "Incorrect pair_coeff for granular/exact: unknown damping model '{}' "
+                 "(expected 'none' or 'viscous')",
+                 arg[iarg + 1]);
+    }
+  }
+
+  if (iarg >= narg || strcmp(arg[iarg], "tangential") != 0)
+    error->all(FLERR,
+               "Incorrect pair_coeff for granular/exact: expected 'tangential' {}; usage: {}",
+               iarg < narg ? fmt::format("but found '{}'", arg[iarg]) : std::string("at the end"),
+               GRAMMAR);
+  need(iarg, 4, "tangential <model> <kt> <mu>");
+  const char *model = arg[iarg + 1];
+  if (strcmp(model, "classic") == 0) {
+    lw.tangential = TANGENTIAL_CLASSIC;
+  } else if (strcmp(model, "refined") == 0) {
+    lw.tangential = TANGENTIAL_REFINED;
+  } else {
+    error->all(FLERR,
+               "Incorrect pair_coeff for granular/exact: unknown tangential model '{}' "
+               "(expected 'classic' or 'refined')",
+               model);
+  }
+  p.kt = positive("kt", arg[iarg + 2]);
+  p.mu = non_negative("mu", arg[iarg + 3]);
+  iarg += 4;
+
+  const bool refined = lw.tangential == TANGENTIAL_REFINED;
+  p.onset = p.slip = p.direction = p.twirl = refined;
+  p.projection = true;
+  while (iarg < narg) {
+    const char *key = arg[iarg];
+    const bool is_switch = strcmp(key, "onset") == 0 || strcmp(key, "slip") == 0 ||
+        strcmp(key, "direction") == 0 || strcmp(key, "twirl") == 0 ||
+        strcmp(key, "projection") == 0;
+    if (!is_switch)
+      error->all(FLERR, "Incorrect pair_coeff for granular/exact: unexpected argument '{}'; usage: {}",
+                 key, GRAMMAR);
+    if (!refined)
+      error->all(FLERR,
+                 "Incorrect pair_coeff for granular/exact: '{}' is an option of 'tangential "
+                 "refined'; 'tangential classic' takes only <kt> <mu>",
+                 key);
+    need(iarg, 2, key);
+    const bool value = yes_no(key, arg[iarg + 1]);
+    if (strcmp(key, "onset") == 0) p.onset = value;
+    else if (strcmp(key, "slip") == 0) p.slip = value;
+    else if (strcmp(key, "direction") == 0) p.direction = value;
+    else if (strcmp(key, "twirl") == 0) p.twirl = value;
+    else p.projection = value;
+    iarg += 2;
+  }
+  if (!p.projection && p.twirl)
+    error->all(FLERR,
+               "Incorrect pair_coeff for granular/exact: 'projection no' needs 'twirl no' "
+               "(the exact frame rotation of 'twirl yes' includes the projection)");
+  return lw;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranularExact::coeff(int narg, char **arg)
+{
+  if (narg < 2)
+    error->all(FLERR, "Incorrect pair_coeff for granular/exact: usage: {}", GRAMMAR);
+  if (!allocated) allocate();
+
+  int ilo, ihi, jlo, jhi;
+  utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
+  utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
+
+  const Law lw = parse_law(narg, arg, 2);
+
+  int count = 0;
+  for (int i = ilo; i <= ihi; i++) {
+    for (int j = MAX(jlo, i); j <= jhi; j++) {
+      law[i][j] = law[j][i] = lw;
+      setflag[i][j] = 1;
+      count++;
+    }
+  }
+  if (count == 0) error->all(FLERR, "Incorrect pair_coeff for granular/exact: no type pair in {} {}",
+                             arg[0], arg[1]);
+}
+
+/* ----------------------------------------------------------------------
+   mixing for I != J when only I I and J J were given: same models and switches
+   required; stiffnesses, damping coefficients and friction coefficient are
+   geometric means (as LAMMPS' pair granular does for hooke).
+------------------------------------------------------------------------- */
+
+PairGranularExact::Law PairGranularExact::mix_laws(const Law &a, const Law &b) const
+{
+  const ge::LinearParams &pa = a.linear, &pb = b.linear;
+  const bool same_models = a.damping == b.damping && a.tangential == b.tangential &&
+      pa.onset == pb.onset && pa.slip == pb.slip && pa.direction == pb.direction &&
+      pa.twirl == pb.twirl && pa.projection == pb.projection;
+  if (!same_models)
+    error->all(FLERR,
+               "Pair granular/exact cannot mix coefficients of types with different models or "
+               "switches; give this type pair its own pair_coeff");
+  Law m = a;
+  m.linear.kn = std::sqrt(pa.kn * pb.kn);
+  m.linear.kt = std::sqrt(pa.kt * pb.kt);
+  m.linear.mu = std::sqrt(pa.mu * pb.mu);
+  m.linear.eta_n = std::sqrt(pa.eta_n * pb.eta_n);
+  m.linear.eta_t = std::sqrt(pa.eta_t * pb.eta_t);
+  return m;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranularExact::init_style()
+{
+  if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
+    error->all(FLERR,
+               "Pair granular/exact requires atom attributes radius, rmass and omega "
+               "(e.g. atom_style sphere)");
+  if (comm->ghost_velocity == 0)
+    error->all(FLERR,
+               "Pair granular/exact requires ghost atoms to store velocity: use "
+               "'comm_modify vel yes'");
+
+  neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
+
+  // first init: the history fix replaces the placeholder, keeping its place in the fix list
+  if (fix_history == nullptr) {
+    fix_history = dynamic_cast<FixNeighHistory *>(modify->get_fix_by_id(id_history));
+    if (fix_history == nullptr) {
+      const std::string cmd =
+          id_history + " all NEIGH_HISTORY/EXACT " + std::to_string(ge::LINEAR_HISTORY_SIZE);
+      fix_history = dynamic_cast<FixNeighHistory *>(
+          modify->replace_fix(id_history + "_DUMMY", cmd, 1));
+    }
+    if (fix_history == nullptr)
+      error->all(FLERR, "Pair granular/exact could not create its history fix {}", id_history);
+    fix_history->pair = this;
+  }
+
+  // largest radius per type, for a neighbour cutoff when no 'cutoff' was given
+  const int ntypes = atom->ntypes;
+  for (int t = 1; t <= ntypes; t++) onerad_dynamic[t] = 0.0;
+  for (const auto &ifix : modify->get_fix_by_style("^pour|^deposit")) {
+    for (int t = 1; t <= ntypes; t++) {
+      int itype = t;
+      auto *maxrad = (double *) ifix->extract("radius", itype);
+      if (maxrad && *maxrad > 0.0) onerad_dynamic[t] = MAX(onerad_dynamic[t], *maxrad);
+    }
+  }
+  for (int i = 0; i < atom->nlocal; i++)
+    onerad_dynamic[atom->type[i]] = MAX(onerad_dynamic[atom->type[i]], atom->radius[i]);
+  MPI_Allreduce(&onerad_dynamic[1], &maxrad_dynamic[1], ntypes, MPI_DOUBLE, MPI_MAX, world);
+}
+
+/* ---------------------------------------------------------------------- */
+
+double PairGranularExact::init_one(int i, int j)
+{
+  if (setflag[i][j] == 0) {
+    if (setflag[i][i] == 0 || setflag[j][j] == 0)
+      error->all(FLERR, "Pair granular/exact: no pair_coeff for types {} {} and none to mix from",
+                 i, j);
+    law[i][j] = law[j][i] = mix_laws(law[i][i], law[j][j]);
+  }
+  law[j][i] = law[i][j];
+
+  if (cutoff_global > 0.0) return cutoff_global;
+  double cut = maxrad_dynamic[i] + maxrad_dynamic[j];
+  if (cut <= 0.0) {
+    // no atoms of these types yet: any positive value that does not shrink the bins
+    for (int k = 1; k <= atom->ntypes; k++) cut = MAX(cut, 2.0 * maxrad_dynamic[k]);
+  }
+  return cut;
+}
+
+#if GE_LAMMPS_VERSION < 20260000
+double PairGranularExact::atom2cut(int i)
+{
+  return 2.0 * atom->radius[i];
+}
+
+double PairGranularExact::radii2cut(double r1, double r2)
+{
+  return r1 + r2;
+}
+#endif
+
+/* ----------------------------------------------------------------------
+   history seen from the partner atom: vectors change sign, scalars do not
+------------------------------------------------------------------------- */
+
+void PairGranularExact::transfer_history(double *source, double *target, int /*itype*/,
+                                         int /*jtype*/)
+{
+  for (int k = 0; k < ge::LINEAR_HISTORY_VECTOR_ENTRIES; k++) target[k] = -source[k];
+  for (int k = ge::LINEAR_HISTORY_VECTOR_ENTRIES; k < ge::LINEAR_HISTORY_SIZE; k++)
+    target[k] = source[k];
+}
+
+/* ----------------------------------------------------------------------
+   restart: settings and the law of every type pair (the history is in the history fix)
+------------------------------------------------------------------------- */
+
+void PairGranularExact::write_restart(FILE *fp)
+{
+  write_restart_settings(fp);
+  for (int i = 1; i <= atom->ntypes; i++) {
+    for (int j = i; j <= atom->ntypes; j++) {
+      fwrite(&setflag[i][j], sizeof(int), 1, fp);
+      if (setflag[i][j]) fwrite(&law[i][j], sizeof(Law), 1, fp);
+    }
+  }
+}
+
+void PairGranularExact::read_restart(FILE *fp)
+{
+  read_restart_settings(fp);
+  allocate();
+  const int me = comm->me;
+  for (int i = 1; i <= atom->ntypes; i++) {
+    for (int j = i; j <= atom->ntypes; j++) {
+      if (me == 0) utils::sfread(FLERR, &setflag[i][j], sizeof(int), 1, fp, nullptr, error);
+      MPI_Bcast(&setflag[i][j], 1, MPI_INT, 0, world);
+      if (setflag[i][j]) {
+        if (me == 0) utils::sfread(FLERR, &law[i][j], sizeof(Law), 1, fp, nullptr, error);
+        MPI_Bcast(&law[i][j], sizeof(Law), MPI_CHAR, 0, world);
+        law[j][i] = law[i][j];
+      }
+    }
+  }
+}
+
+void PairGranularExact::write_restart_settings(FILE *fp)
+{
+  fwrite(&cutoff_global, sizeof(double), 1, fp);
+}
+
+void PairGranularExact::read_restart_settings(FILE *fp)
+{
+  if (comm->me == 0) utils::sfread(FLERR, &cutoff_global, sizeof(double), 1, fp, nullptr, error);
+  MPI_Bcast(&cutoff_global, 1, MPI_DOUBLE, 0, world);
+}
+
+/* ----------------------------------------------------------------------
+   one contact for compute pair/local; never changes the history.
+   The forces are those of the springs and the slider as stored at the end of the last step;
+   viscous terms are left out, because the velocities at the time of a call (full-step for
+   owned atoms, half-step for ghosts after a run) are not those the step used.
+     p1 elastic normal force           p2 |tangential spring-slider force|
+     p3 cumulative dissipated work     p4 sliding flag (1/0)
+     p5 cumulative tangential work     p6 overlap
+     p7-p9 tangential spring-slider force vector (on i)
+------------------------------------------------------------------------- */
+
+double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
+                                 double /*factor_coul*/, double /*factor_lj*/, double &fforce)
+{
+  for (int k = 0; k < SINGLE_EXTRA; k++) svector[k] = 0.0;
+  fforce = 0.0;
+  const double radsum = atom->radius[i] + atom->radius[j];
+  if (rsq >= radsum * radsum) return 0.0;
+
+  // find the history of the pair (i, j) in i's neighbour list
+  const int jnum = list->numneigh[i];
+  int *jlist = list->firstneigh[i];
+  int found = -1;
+  for (int jj = 0; jj < jnum; jj++) {
+    neighprev++;
+    if (neighprev >= jnum) neighprev = 0;
+    if ((jlist[neighprev] & NEIGHMASK) == j) {
+      found = neighprev;
+      break;
+    }
+  }
+  if (found < 0) return 0.0;
+  const double *history = &fix_history->firstvalue[i][ge::LINEAR_HISTORY_SIZE * found];
+
+  const Law &lw = law[itype][jtype];
+  ge::LinearStep s = contact_step(i, j, update->dt);
+  s.dt = 0.0;    // no viscous terms, see above
+  ge::LinearResult r;
+  ge::linear_current_force(lw.linear, s, history, r);
+
+  fforce = r.fn_elastic / std::sqrt(rsq);
+  svector[0] = r.fn_elastic;
+  svector[1] = ge::norm(r.ft_spring);
+  svector[2] = history[ge::H_DISS_T] + history[ge::H_DISS_DAMP];
+  svector[3] = history[ge::H_SLIP];
+  svector[4] = history[ge::H_WORK_T];
+  svector[5] = s.overlap;
+  svector[6] = r.ft_spring.x;
+  svector[7] = r.ft_spring.y;
+  svector[8] = r.ft_spring.z;
+  return 0.0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+double PairGranularExact::memory_usage()
+{
+  const int n = atom->ntypes + 1;
+  return (double) n * n * (sizeof(Law) + sizeof(int) + sizeof(double));
+}

@@ -1,0 +1,166 @@
+// Helpers for deck tests: a LAMMPS instance with the plugin loaded (library API), dump readers
+// and comparisons that do not depend on atom order or on which atom of a pair lists it.
+#pragma once
+
+#include "library.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace deck {
+
+// One LAMMPS instance on this process, plugin loaded, screen and log off.
+class Lammps {
+ public:
+  explicit Lammps(const std::string &log = "none")
+  {
+    const char *args[] = {"lmp", "-log", log.c_str(), "-screen", "none", "-nocite"};
+    handle_ = lammps_open_no_mpi(6, const_cast<char **>(args), nullptr);
+    command("plugin load " GE_PLUGIN_PATH);
+    if (!lammps_has_style(handle_, "pair", "granular/exact"))
+      ADD_FAILURE() << "the plugin did not register pair style granular/exact";
+  }
+  ~Lammps() { lammps_close(handle_); }
+  Lammps(const Lammps &) = delete;
+  Lammps &operator=(const Lammps &) = delete;
+
+  // Run commands; a LAMMPS error fails the test with its message.
+  void command(const std::string &text)
+  {
+    lammps_commands_string(handle_, text.c_str());
+    if (lammps_has_error(handle_)) {
+      char msg[2048];
+      lammps_get_last_error_message(handle_, msg, sizeof(msg));
+      ADD_FAILURE() << "LAMMPS error: " << msg << "\nin: " << text;
+    }
+  }
+
+  // Run commands that must fail; returns the error message ("" if none was raised).
+  std::string error_of(const std::string &text)
+  {
+    lammps_commands_string(handle_, text.c_str());
+    if (!lammps_has_error(handle_)) return "";
+    char msg[2048];
+    lammps_get_last_error_message(handle_, msg, sizeof(msg));
+    return msg;
+  }
+
+  double variable(const std::string &name)
+  {
+    return lammps_get_thermo(handle_, ("v_" + name).c_str());
+  }
+  double thermo(const std::string &keyword) { return lammps_get_thermo(handle_, keyword.c_str()); }
+  void *handle() { return handle_; }
+
+ private:
+  void *handle_;
+};
+
+// Rows of a `dump custom` (last snapshot), keyed by the first column (atom id).
+inline std::map<long, std::vector<double>> read_atom_dump(const std::string &path)
+{
+  std::map<long, std::vector<double>> rows;
+  std::ifstream in(path);
+  std::string line;
+  bool in_atoms = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("ITEM: TIMESTEP", 0) == 0) {
+      rows.clear();
+      in_atoms = false;
+    } else if (line.rfind("ITEM: ATOMS", 0) == 0) {
+      in_atoms = true;
+    } else if (in_atoms) {
+      std::istringstream ss(line);
+      long id;
+      ss >> id;
+      std::vector<double> v;
+      double x;
+      while (ss >> x) v.push_back(x);
+      rows[id] = v;
+    }
+  }
+  return rows;
+}
+
+// Rows of a `dump local` (last snapshot) whose first two columns are the atom ids of a pair.
+// Pairs are keyed (min id, max id); the columns listed in `odd` (vector components seen from the
+// first atom) change sign when the pair was listed the other way round.
+inline std::map<std::pair<long, long>, std::vector<double>>
+read_pair_dump(const std::string &path, const std::vector<int> &odd)
+{
+  std::map<std::pair<long, long>, std::vector<double>> rows;
+  std::ifstream in(path);
+  std::string line;
+  bool in_entries = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("ITEM: TIMESTEP", 0) == 0) {
+      rows.clear();
+      in_entries = false;
+    } else if (line.rfind("ITEM: ENTRIES", 0) == 0) {
+      in_entries = true;
+    } else if (in_entries) {
+      std::istringstream ss(line);
+      double a, b;
+      ss >> a >> b;
+      std::vector<double> v;
+      double x;
+      while (ss >> x) v.push_back(x);
+      long i = std::lround(a), j = std::lround(b);
+      if (i > j) {
+        std::swap(i, j);
+        for (int k : odd) v[k] = -v[k];
+      }
+      rows[{i, j}] = v;
+    }
+  }
+  return rows;
+}
+
+// Largest difference of matching rows relative to the largest magnitude of each column.
+template <class Key>
+double max_relative_difference(const std::map<Key, std::vector<double>> &a,
+                               const std::map<Key, std::vector<double>> &b)
+{
+  if (a.size() != b.size() || a.empty()) return INFINITY;
+  std::vector<double> scale;
+  for (const auto &[key, row] : a) {
+    scale.resize(row.size(), 0.0);
+    for (size_t k = 0; k < row.size(); ++k) scale[k] = std::max(scale[k], std::fabs(row[k]));
+  }
+  double worst = 0.0;
+  for (const auto &[key, row] : a) {
+    const auto it = b.find(key);
+    if (it == b.end() || it->second.size() != row.size()) return INFINITY;
+    for (size_t k = 0; k < row.size(); ++k) {
+      if (scale[k] == 0.0) continue;
+      worst = std::max(worst, std::fabs(row[k] - it->second[k]) / scale[k]);
+    }
+  }
+  return worst;
+}
+
+inline std::string source_path(const std::string &relative)
+{
+  return std::string(GE_SOURCE_DIR) + "/" + relative;
+}
+
+// Run build/lmp under mpiexec with a time limit; returns the exit status.
+inline int run_mpi(int nprocs, const std::string &deck, const std::string &vars,
+                   const std::string &log)
+{
+  const std::string cmd = "timeout 280 " GE_MPIEXEC " -n " + std::to_string(nprocs) +
+      " " GE_MPIEXEC_FLAGS " " GE_LMP_PATH " -nocite -screen none -log " + log + " -in " +
+      deck + " " + vars + " > " + log + ".out 2>&1";
+  return std::system(cmd.c_str());
+}
+
+}    // namespace deck

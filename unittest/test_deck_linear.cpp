@@ -23,6 +23,14 @@ std::string packing_vars(const std::string &newton, int nsteps, const std::strin
       "\"\n";
 }
 
+// Full precision in input text (std::to_string prints 6 decimals: 2.956e-6 -> "0.000003").
+std::string num(double x)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.17g", x);
+  return buf;
+}
+
 void write_state(deck::Lammps &lmp, const std::string &out)
 {
   lmp.command("variable out index " + out + "\ninclude " + kWriteState);
@@ -93,12 +101,12 @@ set             atom 1 vx  0.5
 set             atom 2 vx -0.5
 pair_style      granular/exact
 )");
-  lmp.command("pair_coeff * * hooke " + std::to_string(kn) + " damping viscous " +
-              std::to_string(eta) + " 0 tangential refined 1000 0.5");
-  lmp.command("timestep " + std::to_string(dt));
+  lmp.command("pair_coeff * * hooke " + num(kn) + " damping viscous " + num(eta) +
+              " 0 tangential refined 1000 0.5");
+  lmp.command("timestep " + num(dt));
   lmp.command(R"(
 fix             integrate all nve/sphere
-variable        pushing equal "fx[2] > 0"
+variable        pushing equal "fx[2] > 1e-9"
 fix             record all print 1 "${pushing}" file pushing.txt screen no
 )");
   // run until the spheres have separated

@@ -100,31 +100,38 @@ PairGranularExact::~PairGranularExact()
    the half-step velocities and spins, so v*dt is exactly that movement.
 ------------------------------------------------------------------------- */
 
-ge::LinearStep PairGranularExact::contact_step(int i, int j, double dt) const
+PairGranularExact::PairGeometry PairGranularExact::pair_geometry(int i, int j, const Vec3 &dx,
+                                                                 double rsq) const
 {
-  double **x = atom->x;
+  double *radius = atom->radius;
+  PairGeometry g;
+  g.dx = dx;
+  g.r = std::sqrt(rsq);
+  const double overlap = radius[i] + radius[j] - g.r;
+  // contact point at the middle of the overlap: for a rigid-body motion of the pair the two
+  // contact points then move together and the tangential movement is exactly zero
+  g.ri = radius[i] - 0.5 * overlap;
+  g.rj = radius[j] - 0.5 * overlap;
+  return g;
+}
+
+ge::LinearStep PairGranularExact::contact_step(int i, int j, const PairGeometry &g,
+                                               double dt) const
+{
   double **v = atom->v;
   double **omega = atom->omega;
   double *radius = atom->radius;
 
-  const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
-  const double r = ge::norm(dx);
-  const Vec3 n = (1.0 / r) * dx;
-  const double overlap = radius[i] + radius[j] - r;
-
-  // contact point at the middle of the overlap: for a rigid-body motion of the pair the two
-  // contact points then move together and the tangential movement is exactly zero
-  const double ri = radius[i] - 0.5 * overlap;
-  const double rj = radius[j] - 0.5 * overlap;
+  const Vec3 n = (1.0 / g.r) * g.dx;
   const Vec3 wi = ge::vec3(omega[i]), wj = ge::vec3(omega[j]);
   const Vec3 vrel = ge::vec3(v[i]) - ge::vec3(v[j]);
   const double vn = ge::dot(vrel, n);
-  const Vec3 vcontact = vrel - ge::cross(ri * wi + rj * wj, n);
+  const Vec3 vcontact = vrel - ge::cross(g.ri * wi + g.rj * wj, n);
   const Vec3 vt = ge::project_onto_plane(vcontact, n);
 
   ge::LinearStep s;
   s.normal = n;
-  s.overlap = overlap;
+  s.overlap = radius[i] + radius[j] - g.r;
   s.approach = -vn * dt;
   s.d = (-dt) * vt;    // the spring force on i grows against i's tangential movement
   s.mean_rotation = (0.5 * dt) * (wi + wj);
@@ -135,37 +142,33 @@ ge::LinearStep PairGranularExact::contact_step(int i, int j, double dt) const
 /* ---------------------------------------------------------------------- */
 
 void PairGranularExact::apply_contact(int i, int j, const ge::LinearResult &r,
-                                      const ge::LinearStep &s, int nlocal, int newton_pair)
+                                      const ge::LinearStep &s, const PairGeometry &g, int nlocal,
+                                      int newton_pair)
 {
   double **f = atom->f;
   double **torque = atom->torque;
-  double *radius = atom->radius;
 
   const Vec3 force = r.fn * s.normal + r.ft;
   // torque of the tangential force at the contact point: -r_c n x ft for both particles
   const Vec3 nxft = ge::cross(s.normal, r.ft);
-  const double ri = radius[i] - 0.5 * s.overlap;
-  const double rj = radius[j] - 0.5 * s.overlap;
 
   f[i][0] += force.x;
   f[i][1] += force.y;
   f[i][2] += force.z;
-  torque[i][0] -= ri * nxft.x;
-  torque[i][1] -= ri * nxft.y;
-  torque[i][2] -= ri * nxft.z;
+  torque[i][0] -= g.ri * nxft.x;
+  torque[i][1] -= g.ri * nxft.y;
+  torque[i][2] -= g.ri * nxft.z;
   if (newton_pair || j < nlocal) {
     f[j][0] -= force.x;
     f[j][1] -= force.y;
     f[j][2] -= force.z;
-    torque[j][0] -= rj * nxft.x;
-    torque[j][1] -= rj * nxft.y;
-    torque[j][2] -= rj * nxft.z;
+    torque[j][0] -= g.rj * nxft.x;
+    torque[j][1] -= g.rj * nxft.y;
+    torque[j][2] -= g.rj * nxft.z;
   }
-  if (evflag) {
-    const Vec3 dx = (radius[i] + radius[j] - s.overlap) * s.normal;
-    ev_tally_xyz(i, j, nlocal, newton_pair, 0.0, 0.0, force.x, force.y, force.z, dx.x, dx.y,
-                 dx.z);
-  }
+  if (evflag)
+    ev_tally_xyz(i, j, nlocal, newton_pair, 0.0, 0.0, force.x, force.y, force.z, g.dx.x, g.dx.y,
+                 g.dx.z);
 }
 
 /* ----------------------------------------------------------------------
@@ -220,10 +223,8 @@ void PairGranularExact::compute(int eflag, int vflag)
       double *history = &allhistory[ge::LINEAR_HISTORY_SIZE * jj];
       const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
 
-      const double delx = x[i][0] - x[j][0];
-      const double dely = x[i][1] - x[j][1];
-      const double delz = x[i][2] - x[j][2];
-      const double rsq = delx * delx + dely * dely + delz * delz;
+      const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
+      const double rsq = ge::dot(dx, dx);
       const double radsum = radius[i] + radius[j];
       if (rsq >= radsum * radsum) {
         if (touch[jj] && advance) {
@@ -238,7 +239,8 @@ void PairGranularExact::compute(int eflag, int vflag)
       touch[jj] = 1;
 
       const Law &lw = law[itype][type[j]];
-      const ge::LinearStep s = contact_step(i, j, dt);
+      const PairGeometry g = pair_geometry(i, j, dx, rsq);
+      const ge::LinearStep s = contact_step(i, j, g, dt);
       ge::LinearResult r;
       if (advance) {
         ge::linear_step(lw.linear, s, history, r);
@@ -246,20 +248,25 @@ void PairGranularExact::compute(int eflag, int vflag)
         if (!ge::linear_history_set(history)) ge::linear_init_history(history, s.normal, s.overlap);
         ge::linear_current_force(lw.linear, s, history, r);
       }
-      apply_contact(i, j, r, s, nlocal, newton_pair);
+      apply_contact(i, j, r, s, g, nlocal, newton_pair);
 
+      // the global vector is needed on the steps where compute pair (an energy compute)
+      // asks for energy: tally only then
+      if (!eflag_global) continue;
       tally[0] += weight * 0.5 * r.fn_elastic * s.overlap;
       tally[1] += weight * ge::dot(r.ft_spring, r.ft_spring) / (2.0 * lw.linear.kt);
       tally[2] += weight * history[ge::H_WORK_T];
       tally[3] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
       tally[4] += weight;
       tally[5] += weight * (r.sliding ? 1.0 : 0.0);
-      add_branch_force_product(weight, s, r, radius[i] + radius[j] - s.overlap, tally + 6);
+      add_branch_force_product(weight, s, r, g.dx, tally + 6);
     }
   }
-  tally[2] += ended_work_t;
-  tally[3] += ended_dissipation;
-  for (int k = 0; k < NEXTRA; k++) pvector[k] = tally[k];
+  if (eflag_global) {
+    tally[2] += ended_work_t;
+    tally[3] += ended_dissipation;
+    for (int k = 0; k < NEXTRA; k++) pvector[k] = tally[k];
+  }
 }
 
 /* ----------------------------------------------------------------------
@@ -267,10 +274,9 @@ void PairGranularExact::compute(int eflag, int vflag)
 ------------------------------------------------------------------------- */
 
 void PairGranularExact::add_branch_force_product(double weight, const ge::LinearStep &s,
-                                                 const ge::LinearResult &r, double distance,
+                                                 const ge::LinearResult &r, const Vec3 &l,
                                                  double *sum)
 {
-  const Vec3 l = distance * s.normal;
   const Vec3 force = r.fn * s.normal + r.ft;
   const double lv[3] = {l.x, l.y, l.z}, fv[3] = {force.x, force.y, force.z};
   for (int a = 0; a < 3; a++)
@@ -657,7 +663,8 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   const double *history = &fix_history->firstvalue[i][ge::LINEAR_HISTORY_SIZE * found];
 
   const Law &lw = law[itype][jtype];
-  ge::LinearStep s = contact_step(i, j, update->dt);
+  const Vec3 dx = ge::vec3(atom->x[i]) - ge::vec3(atom->x[j]);
+  ge::LinearStep s = contact_step(i, j, pair_geometry(i, j, dx, rsq), update->dt);
   s.dt = 0.0;    // no viscous terms, see above
   ge::LinearResult r;
   ge::linear_current_force(lw.linear, s, history, r);

@@ -60,11 +60,18 @@ class PairGranularExact : public Pair {
   void allocate();
   Law parse_law(int narg, char **arg, int first);
   Law mix_laws(const Law &a, const Law &b) const;
-  ge::LinearStep contact_step(int i, int j, double dt) const;
+  // geometry of a touching pair (i, j): branch vector, distance, contact-point radii
+  struct PairGeometry {
+    ge::Vec3 dx;
+    double r, ri, rj;
+  };
+  PairGeometry pair_geometry(int i, int j, const ge::Vec3 &dx, double rsq) const;
+  ge::LinearStep contact_step(int i, int j, const PairGeometry &g, double dt) const;
   static void add_branch_force_product(double weight, const ge::LinearStep &s,
-                                       const ge::LinearResult &r, double distance, double *sum);
-  void apply_contact(int i, int j, const ge::LinearResult &r, const ge::LinearStep &s, int nlocal,
-                     int newton_pair);
+                                       const ge::LinearResult &r, const ge::Vec3 &dx,
+                                       double *sum);
+  void apply_contact(int i, int j, const ge::LinearResult &r, const ge::LinearStep &s,
+                     const PairGeometry &g, int nlocal, int newton_pair);
 };
 
 }    // namespace LAMMPS_NS

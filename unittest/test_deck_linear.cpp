@@ -39,7 +39,17 @@ void write_state(deck::Lammps &lmp, const std::string &out)
 struct State {
   std::map<long, std::vector<double>> atoms;
   std::map<std::pair<long, long>, std::vector<double>> pairs;
+  std::vector<double> totals;    // global vector of the pair style (compute pair), if read
 };
+
+// The pair style's global vector (compute `totals`), as of the last thermo output.
+std::vector<double> pair_totals(deck::Lammps &lmp)
+{
+  auto *v = static_cast<double *>(
+      lammps_extract_compute(lmp.handle(), "totals", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
+  if (!v) return {};
+  return std::vector<double>(v, v + 15);
+}
 
 State read_state(const std::string &out)
 {
@@ -250,10 +260,12 @@ TEST(DeckLinear, RestartEqualsUninterruptedRun)
   for (const char *damping : {"none", "viscous 5 2"}) {
     SCOPED_TRACE(damping);
     const std::string vars = packing_vars("on", n, damping, "refined 1600 0.4");
+    std::vector<double> totals_uninterrupted, totals_restarted;
     {
       deck::Lammps lmp;
       lmp.command(vars + "include " + kPacking + "\nrun " + std::to_string(2 * n));
       write_state(lmp, "uninterrupted");
+      totals_uninterrupted = pair_totals(lmp);
     }
     {
       deck::Lammps lmp;
@@ -274,9 +286,13 @@ comm_modify     vel yes
 fix             integrate all nve/sphere
 compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
 compute         ids all property/local patom1 patom2
+compute         totals all pair granular/exact
+thermo_style    custom step ke c_totals[1] c_totals[3] c_totals[4]
+thermo          100
 )");
       lmp.command("run " + std::to_string(n));
       write_state(lmp, "restarted");
+      totals_restarted = pair_totals(lmp);
     }
     const State a = read_state("uninterrupted");
     const bool damped = std::string(damping) != "none";
@@ -287,6 +303,16 @@ compute         ids all property/local patom1 patom2
     const double tol = damped ? 1e-3 : 1e-12;
     expect_same_state(a, read_state("two_runs"), tol, "run N + run N vs run 2N");
     expect_same_state(a, read_state("restarted"), tol, "restart vs uninterrupted");
+    // the cumulative works include contacts that ended before the restart: they are carried
+    // by the restart file too
+    ASSERT_EQ(totals_uninterrupted.size(), 15u);
+    ASSERT_EQ(totals_restarted.size(), 15u);
+    std::printf("  cumulative tangential work %.15g / %.15g, dissipation %.15g / %.15g "
+                "(uninterrupted / restarted)\n",
+                totals_uninterrupted[2], totals_restarted[2], totals_uninterrupted[3],
+                totals_restarted[3]);
+    EXPECT_NEAR(totals_restarted[2] / totals_uninterrupted[2], 1.0, tol);
+    EXPECT_NEAR(totals_restarted[3] / totals_uninterrupted[3], 1.0, tol);
   }
 }
 

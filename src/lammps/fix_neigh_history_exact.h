@@ -9,6 +9,10 @@
    partner (seen with LAMMPS' own pair granular too). Between runs the partner
    arrays are already current (post_run() refreshes them and exchange() carries
    them), so the copy is only made during a run, where the list is valid.
+
+   Its global restart data also carries the work totals of contacts that have
+   ended (kept per process by the pair style): a fix writes its restart data on
+   every process, so the totals can be summed there.
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -28,6 +32,13 @@ class FixNeighHistoryExact : public FixNeighHistory {
  public:
   FixNeighHistoryExact(class LAMMPS *, int, char **);
   void write_restart(FILE *) override;
+  void restart(char *) override;
+
+  // the pair style's totals of ended contacts: where to read them when writing a restart file,
+  // and the values read from one (on process 0; zero elsewhere) until taken
+  double *ended_totals = nullptr;    // points to 2 doubles of the pair style
+  double restored_totals[2] = {0.0, 0.0};
+  bool restored = false;
 };
 
 }    // namespace LAMMPS_NS

@@ -18,7 +18,7 @@
 #include "error.h"
 #include "fix.h"
 #include "fix_dummy.h"
-#include "fix_neigh_history.h"
+#include "fix_neigh_history_exact.h"
 #include "force.h"
 #include "memory.h"
 #include "modify.h"
@@ -65,7 +65,7 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   cutoff_global = -1.0;
   neighprev = 0;
   onerad_dynamic = maxrad_dynamic = nullptr;
-  ended_work_t = ended_dissipation = 0.0;
+  ended[0] = ended[1] = 0.0;
 
   // A placeholder fix keeps the history fix at this position in the fix list; init_style()
   // replaces it (as LAMMPS' own granular styles do). The ID is fixed, not numbered per instance:
@@ -181,8 +181,8 @@ void PairGranularExact::apply_contact(int i, int j, const ge::LinearResult &r,
      [6..14] the full contact stress sum  sum_c l^c (x) f^c  (row-major xx xy xz yx yy yz zx zy zz),
              l = x_i - x_j the branch vector, f the contact force on i. Unlike LAMMPS' 6-component
              virial it keeps the antisymmetric part that tangential forces produce.
-   [2] and [3] include the contacts that ended since the pair style was created (those totals
-   are kept per process and are not written to restart files; per-contact values are).
+   [2] and [3] include the contacts that have ended (kept per process, written to restart
+   files by the history fix).
    With newton off a pair with a ghost partner is computed on two processes; it then counts
    half on each, so the sums are those of the whole system after compute pair's MPI sum.
 ------------------------------------------------------------------------- */
@@ -229,8 +229,8 @@ void PairGranularExact::compute(int eflag, int vflag)
       if (rsq >= radsum * radsum) {
         if (touch[jj] && advance) {
           // the contact ended: keep its work in the running totals, then forget it
-          ended_work_t += weight * history[ge::H_WORK_T];
-          ended_dissipation += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
+          ended[0] += weight * history[ge::H_WORK_T];
+          ended[1] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
         }
         touch[jj] = 0;
         for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) history[k] = 0.0;
@@ -263,8 +263,8 @@ void PairGranularExact::compute(int eflag, int vflag)
     }
   }
   if (eflag_global) {
-    tally[2] += ended_work_t;
-    tally[3] += ended_dissipation;
+    tally[2] += ended[0];
+    tally[3] += ended[1];
     for (int k = 0; k < NEXTRA; k++) pvector[k] = tally[k];
   }
 }
@@ -512,16 +512,22 @@ void PairGranularExact::init_style()
 
   // first init: the history fix replaces the placeholder, keeping its place in the fix list
   if (fix_history == nullptr) {
-    fix_history = dynamic_cast<FixNeighHistory *>(modify->get_fix_by_id(id_history));
+    fix_history = dynamic_cast<FixNeighHistoryExact *>(modify->get_fix_by_id(id_history));
     if (fix_history == nullptr) {
       const std::string cmd =
           id_history + " all NEIGH_HISTORY/EXACT " + std::to_string(ge::LINEAR_HISTORY_SIZE);
-      fix_history = dynamic_cast<FixNeighHistory *>(
+      fix_history = dynamic_cast<FixNeighHistoryExact *>(
           modify->replace_fix(id_history + "_DUMMY", cmd, 1));
     }
     if (fix_history == nullptr)
       error->all(FLERR, "Pair granular/exact could not create its history fix {}", id_history);
     fix_history->pair = this;
+    fix_history->ended_totals = ended;
+    if (fix_history->restored) {    // read from a restart file
+      ended[0] = fix_history->restored_totals[0];
+      ended[1] = fix_history->restored_totals[1];
+      fix_history->restored = false;
+    }
   }
 
   // largest radius per type, for a neighbour cutoff when no 'cutoff' was given

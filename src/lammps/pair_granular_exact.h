@@ -49,13 +49,14 @@ class PairGranularExact : public Pair {
  protected:
   Law **law;                     // law[itype][jtype]
   double cutoff_global;          // from 'cutoff', or -1: radius based
-  class FixNeighHistory *fix_history;
+  class FixNeighHistoryExact *fix_history;
   std::string id_history;        // ID of the history fix (unique per instance)
   int neighprev;                 // search hint for single()
   double *onerad_dynamic, *maxrad_dynamic;
 
-  // totals of contacts that ended on this process (half per side with newton off)
-  double ended_work_t, ended_dissipation;
+  // work of the contacts that ended on this process (half per side with newton off):
+  // [0] tangential work, [1] dissipation; saved in restart files by the history fix
+  double ended[2];
 
   void allocate();
   Law parse_law(int narg, char **arg, int first);

@@ -124,23 +124,20 @@ GE_INLINE Vec3 update_frame(const Vec3 &f, const Vec3 &n_old, const Vec3 &n_new,
                             const Vec3 &mean_rotation, const LinearParams &p)
 {
   if (p.twirl) {
+    // Every increment k_t d carries a roundoff part along the normal (d is projected in
+    // floating point) and a rotation would keep it: drop it from the stored force first, so it
+    // cannot accumulate over the life of a contact (it is ~1e-16 |f|; the magnitude is kept).
+    const Vec3 fp = project_onto_plane(f, n_old);
     const double u = dot(mean_rotation, n_old) *
         tan_half_over_angle(dot(mean_rotation, mean_rotation));    // tan(psi/2)
-    Vec3 g = f;
-    if (u != 0.0) {
-      // cos psi = (1-u^2)/(1+u^2), sin psi = 2u/(1+u^2); f is in the plane normal to n_old
-      const double u2 = u * u;
-      // 1/(1+u^2): series below u^2 = 1e-3 (first omitted term 1e-21), division otherwise
-      const double inv = u2 < 1e-3
-          ? 1.0 - u2 * (1.0 - u2 * (1.0 - u2 * (1.0 - u2 * (1.0 - u2 * (1.0 - u2 * (1.0 - u2))))))
-          : 1.0 / (1.0 + u2);
-      g = ((1.0 - u2) * inv) * f + (2.0 * u * inv) * cross(n_old, f);
-    }
-    const Vec3 rotated = same(n_old, n_new) ? g : rotate_a_to_b(g, n_old, n_new);
-    // A rotation keeps whatever lies along the normal, and every increment k_t d carries a
-    // roundoff part along n (d is projected in floating point): remove it here so that it cannot
-    // accumulate over the life of the contact. It is ~1e-16 |f|, so the magnitude is unchanged.
-    return project_onto_plane(rotated, n_new);
+    // twist by psi about n_old: cos psi = (1-u^2)/(1+u^2), sin psi = 2u/(1+u^2). The common
+    // factor 1/(1+u^2) is applied last, off the chain of dependent operations; below
+    // u^2 = 1e-3 it is (1-a)(1+a^2)(1+a^4) + O(a^8), a = u^2 (< 1e-24), a division otherwise.
+    const double u2 = u * u, u4 = u2 * u2;
+    const double inv = u2 < 1e-3 ? ((1.0 - u2) * (1.0 + u4)) * (1.0 + u4 * u4) : 1.0 / (1.0 + u2);
+    const Vec3 g = (1.0 - u2) * fp + (2.0 * u) * cross(n_old, fp);
+    const Vec3 tilted = same(n_old, n_new) ? g : rotate_a_to_b(g, n_old, n_new);
+    return inv * tilted;
   }
   if (p.projection) return project_onto_plane(f, n_new);
   return f;

@@ -99,7 +99,9 @@ GE_INLINE double tan_half_over_angle(double t2)
     const double y = 0.25 * t2;    // x^2
     constexpr double c1 = 1.0 / 3, c2 = 2.0 / 15, c3 = 17.0 / 315, c4 = 62.0 / 2835,
                      c5 = 1382.0 / 155925;
-    return 0.5 * (1.0 + y * (c1 + y * (c2 + y * (c3 + y * (c4 + y * c5)))));
+    // Estrin's scheme: a short chain of dependent operations
+    const double y2 = y * y;
+    return 0.5 * ((1.0 + c1 * y) + y2 * ((c2 + c3 * y) + y2 * (c4 + c5 * y)));
   }
   const double t = std::sqrt(t2);
   return std::tan(0.5 * t) / t;
@@ -117,12 +119,12 @@ GE_INLINE Vec3 rotate_a_to_b(const Vec3 &v, const Vec3 &a, const Vec3 &b)
 {
   const Vec3 amb = a - b, apb = a + b;
   const double e = 0.5 * dot(amb, amb);    // 1 - a.b, without cancellation
-  // 1/(1 + a.b) = 1/(2 - e): a geometric series for the small tilts of a time step (tilt below
-  // 0.045 rad; first omitted term < 1e-22 relative), a division otherwise
+  // 1/(1 + a.b) = 1/(2 - e) = 1/(2 (1 - h)), h = e/2: for the small tilts of a time step (below
+  // 0.045 rad) 1/(1-h) = (1+h)(1+h^2)(1+h^4) + O(h^8) (< 4e-27), a division otherwise
   double inv_one_plus_c;
   if (e < 1e-3) {
-    const double h = 0.5 * e;
-    inv_one_plus_c = 0.5 * (1.0 + h * (1.0 + h * (1.0 + h * (1.0 + h * (1.0 + h * (1.0 + h))))));
+    const double h = 0.5 * e, h2 = h * h;
+    inv_one_plus_c = 0.5 * ((1.0 + h) * (1.0 + h2)) * (1.0 + h2 * h2);
   } else {
     if (2.0 - e < 1e-12) return project_onto_plane(v, b);
     inv_one_plus_c = 1.0 / (2.0 - e);

@@ -250,6 +250,24 @@ TEST(DeckLinear, NewtonOnEqualsOff)
   expect_same_state(states[0], states[1], 1e-10, "newton on vs off");
 }
 
+// compute pair/local (the pair style's single()) reads the contact histories and never changes
+// them: a run that dumps every contact every step equals one that does not, bit for bit.
+TEST(DeckLinear, PairLocalDoesNotChangeHistory)
+{
+  State states[2];
+  for (int k = 0; k < 2; ++k) {
+    deck::Lammps lmp;
+    lmp.command(packing_vars("on", 200, "viscous 5 2", "refined 1600 0.4"));
+    lmp.command("include " + kPacking);
+    if (k == 1)
+      lmp.command("dump every all local 1 every_step.pairs c_ids[1] c_ids[2] c_contacts[*]");
+    lmp.command("run ${nsteps}");
+    write_state(lmp, k ? "with_pair_local" : "without_pair_local");
+    states[k] = read_state(k ? "with_pair_local" : "without_pair_local");
+  }
+  expect_same_state(states[0], states[1], 0.0, "with vs without pair/local every step");
+}
+
 // A run split by a run boundary, or by write_restart + read_restart in a fresh LAMMPS, equals the
 // uninterrupted run. Without velocity-dependent damping the force at the restart step is the
 // stored one, so the agreement is to roundoff (summation order changes with the new neighbour

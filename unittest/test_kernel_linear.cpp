@@ -77,14 +77,18 @@ TEST(LinearKernel, ClassicEqualsTextbookRule)
 {
   const double kn = 1e5, kt = 8e4, mu = 0.5;
   const LinearParams pc = classic_params(kn, kt, mu);
+  // `tangential refined` with onset, slip, direction and twirl all `no` is the classic law
+  LinearParams off = refined_params(kn, kt, mu);
+  off.onset = off.slip = off.direction = off.twirl = false;
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
-  Contact c;
+  Contact c, c_off;
   Vec3 n{0, 0, 1};
   double overlap = 1e-3;
   linear_init_history(c.h, n, overlap);
+  linear_init_history(c_off.h, n, overlap);
   Vec3 f_ref{0, 0, 0};
-  LinearResult r;
+  LinearResult r, r_off;
   for (int step = 0; step < 20000; ++step) {
     const Vec3 rot{1e-3 * U(rng), 1e-3 * U(rng), 1e-3 * U(rng)};
     const Vec3 n_new = rotate_by_vector(n, rot);
@@ -93,8 +97,10 @@ TEST(LinearKernel, ClassicEqualsTextbookRule)
     const Vec3 d = project_onto_plane({2e-4 * U(rng), 2e-4 * U(rng), 2e-4 * U(rng)}, n_new);
     LinearStep s{n_new, overlap, approach, d, {3e-3 * U(rng), 3e-3 * U(rng), 0.0}, 1e-4};
     linear_step(pc, s, c.h, r);
+    linear_step(off, s, c_off.h, r_off);
     f_ref = textbook_classic(f_ref, n_new, d, overlap, kn, kt, mu);
     ASSERT_LE(rel_diff(r.ft_spring, f_ref, mu * kn * overlap), 1e-15) << "step " << step;
+    ASSERT_TRUE(same(r.ft_spring, r_off.ft_spring)) << "step " << step;    // bit for bit
     n = n_new;
   }
 }

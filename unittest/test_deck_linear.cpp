@@ -16,12 +16,15 @@ const std::string kWriteState = deck::source_path("unittest/decks/in.write_state
 const std::vector<int> kOddPairColumns = {6, 7, 8};
 
 std::string packing_vars(const std::string &newton, int nsteps, const std::string &damping,
-                         const std::string &tangential)
+                         const std::string &tangential, const std::string &history = "neigh")
 {
   return "variable newton index " + newton + "\nvariable nsteps index " + std::to_string(nsteps) +
       "\nvariable damping index \"" + damping + "\"\nvariable tangential index \"" + tangential +
-      "\"\n";
+      "\"\nvariable history index " + history + "\n";
 }
+
+// the two per-contact stores of the pair style
+const char *const kStores[] = {"neigh", "compact"};
 
 // Full precision in input text (std::to_string prints 6 decimals: 2.956e-6 -> "0.000003").
 std::string num(double x)
@@ -238,16 +241,40 @@ create_box 1 box
 // Forces and contact histories do not depend on the newton_pair setting.
 TEST(DeckLinear, NewtonOnEqualsOff)
 {
-  State states[2];
-  const char *newton[2] = {"on", "off"};
-  for (int k = 0; k < 2; ++k) {
-    deck::Lammps lmp;
-    lmp.command(packing_vars(newton[k], 300, "viscous 5 2", "refined 1600 0.4"));
-    lmp.command("include " + kPacking + "\nrun ${nsteps}");
-    write_state(lmp, std::string("newton_") + newton[k]);
-    states[k] = read_state(std::string("newton_") + newton[k]);
+  for (const std::string store : kStores) {
+    SCOPED_TRACE(store);
+    State states[2];
+    const char *newton[2] = {"on", "off"};
+    for (int k = 0; k < 2; ++k) {
+      deck::Lammps lmp;
+      lmp.command(packing_vars(newton[k], 300, "viscous 5 2", "refined 1600 0.4", store));
+      lmp.command("include " + kPacking + "\nrun ${nsteps}");
+      const std::string out = "newton_" + std::string(newton[k]) + "_" + store;
+      write_state(lmp, out);
+      states[k] = read_state(out);
+    }
+    expect_same_state(states[0], states[1], 1e-10, ("newton on vs off, " + store).c_str());
   }
-  expect_same_state(states[0], states[1], 1e-10, "newton on vs off");
+}
+
+// The compact store (a variable-length record per touching contact, rebuilt at every neighbour
+// list) holds exactly what LAMMPS' neighbour history holds: the runs agree bit for bit.
+TEST(DeckLinear, CompactStoreEqualsNeighStore)
+{
+  for (const char *newton : {"on", "off"}) {
+    SCOPED_TRACE(newton);
+    State states[2];
+    for (int k = 0; k < 2; ++k) {
+      deck::Lammps lmp;
+      lmp.command(packing_vars(newton, 600, "viscous 5 2", "refined 1600 0.4", kStores[k]));
+      lmp.command("include " + kPacking + "\nrun ${nsteps}");
+      const std::string out = std::string("store_") + kStores[k] + "_" + newton;
+      write_state(lmp, out);
+      states[k] = read_state(out);
+    }
+    expect_same_state(states[0], states[1], 0.0,
+                      (std::string("compact vs neigh store, newton ") + newton).c_str());
+  }
 }
 
 // compute pair/local (the pair style's single()) reads the contact histories and never changes
@@ -275,9 +302,10 @@ TEST(DeckLinear, PairLocalDoesNotChangeHistory)
 TEST(DeckLinear, RestartEqualsUninterruptedRun)
 {
   const int n = 150;
+  for (const std::string store : kStores)
   for (const char *damping : {"none", "viscous 5 2"}) {
-    SCOPED_TRACE(damping);
-    const std::string vars = packing_vars("on", n, damping, "refined 1600 0.4");
+    SCOPED_TRACE(store + ", " + damping);
+    const std::string vars = packing_vars("on", n, damping, "refined 1600 0.4", store);
     std::vector<double> totals_uninterrupted, totals_restarted;
     {
       deck::Lammps lmp;
@@ -338,8 +366,6 @@ thermo          100
 // migrate between sub-domains.
 TEST(DeckLinear, SerialEqualsMpi)
 {
-  const std::string vars =
-      "-var newton on -var nsteps 600 -var damping none -var tangential \"refined 1600 0.4\"";
   const std::string driver = "mpi_driver.in";
   {
     std::ofstream d(driver);
@@ -348,10 +374,14 @@ TEST(DeckLinear, SerialEqualsMpi)
       << "run ${nsteps}\n"
       << "include " << kWriteState << "\n";
   }
+  for (const std::string store : kStores) {
+  SCOPED_TRACE(store);
+  const std::string vars = "-var newton on -var nsteps 600 -var damping none -var tangential "
+                           "\"refined 1600 0.4\" -var history " + store;
   State states[3];
   const int ranks[3] = {1, 2, 4};
   for (int k = 0; k < 3; ++k) {
-    const std::string out = "np" + std::to_string(ranks[k]);
+    const std::string out = "np" + std::to_string(ranks[k]) + "_" + store;
     const int rc = deck::run_mpi(ranks[k], driver, vars + " -var out " + out, out + ".log");
     ASSERT_EQ(rc, 0) << "mpirun with " << ranks[k] << " ranks failed, see " << out << ".log.out";
     states[k] = read_state(out);
@@ -365,6 +395,7 @@ TEST(DeckLinear, SerialEqualsMpi)
       EXPECT_GT(moved, 10);
     }
   }
-  expect_same_state(states[0], states[1], 1e-10, "serial vs 2 ranks");
-  expect_same_state(states[0], states[2], 1e-10, "serial vs 4 ranks");
+  expect_same_state(states[0], states[1], 1e-10, ("serial vs 2 ranks, " + store).c_str());
+  expect_same_state(states[0], states[2], 1e-10, ("serial vs 4 ranks, " + store).c_str());
+  }
 }

@@ -24,6 +24,7 @@ FixStyle(NEIGH_HISTORY/EXACT,FixNeighHistoryExact);
 #ifndef GE_FIX_NEIGH_HISTORY_EXACT_H
 #define GE_FIX_NEIGH_HISTORY_EXACT_H
 
+#include "ended_work.h"
 #include "fix_neigh_history.h"
 
 namespace LAMMPS_NS {
@@ -34,11 +35,7 @@ class FixNeighHistoryExact : public FixNeighHistory {
   void write_restart(FILE *) override;
   void restart(char *) override;
 
-  // the pair style's totals of ended contacts: where to read them when writing a restart file,
-  // and the values read from one (on process 0; zero elsewhere) until taken
-  double *ended_totals = nullptr;    // points to 2 doubles of the pair style
-  double restored_totals[2] = {0.0, 0.0};
-  bool restored = false;
+  EndedWork ended_work;
 };
 
 }    // namespace LAMMPS_NS

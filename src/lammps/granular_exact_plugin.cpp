@@ -2,6 +2,7 @@
 #include "lammpsplugin.h"
 #include "version.h"
 
+#include "fix_contact_history_exact.h"
 #include "fix_neigh_history_exact.h"
 #include "pair_granular_exact.h"
 
@@ -15,6 +16,11 @@ static Pair *granular_exact_creator(LAMMPS *lmp)
 static Fix *neigh_history_exact_creator(LAMMPS *lmp, int argc, char **argv)
 {
   return new FixNeighHistoryExact(lmp, argc, argv);
+}
+
+static Fix *contact_history_exact_creator(LAMMPS *lmp, int argc, char **argv)
+{
+  return new FixContactHistoryExact(lmp, argc, argv);
 }
 
 extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
@@ -35,5 +41,11 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   plugin.name = "NEIGH_HISTORY/EXACT";
   plugin.info = "GRANULAR-EXACT per-contact history (internal, created by pair granular/exact)";
   plugin.creator.v2 = (lammpsplugin_factory2 *) &neigh_history_exact_creator;
+  (*register_plugin)(&plugin, lmp);
+
+  // internal: the compact, variable-length per-contact history (pair_style ... history compact)
+  plugin.name = "CONTACT_HISTORY/EXACT";
+  plugin.info = "GRANULAR-EXACT compact per-contact history (internal, created by pair granular/exact)";
+  plugin.creator.v2 = (lammpsplugin_factory2 *) &contact_history_exact_creator;
   (*register_plugin)(&plugin, lmp);
 }

@@ -2,7 +2,7 @@
    GRANULAR-EXACT: pair style granular/exact (glue only; the law is in
    src/contact/linear_frictional.hpp).
 
-   pair_style granular/exact [cutoff rc]
+   pair_style granular/exact [cutoff rc] [history neigh|compact]
    pair_coeff I J hooke kn [damping none | damping viscous eta_n eta_t]
               tangential classic kt mu
    pair_coeff I J hooke kn [damping ...]
@@ -18,6 +18,7 @@
 #include "error.h"
 #include "fix.h"
 #include "fix_dummy.h"
+#include "fix_contact_history_exact.h"
 #include "fix_neigh_history_exact.h"
 #include "force.h"
 #include "memory.h"
@@ -72,7 +73,9 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   // read_restart hands the stored history only to a fix of the same ID, and a restart may be
   // read by another instance (after `clear`, or in another LAMMPS object of the same process).
   id_history = "GE_NEIGH_HISTORY";
-  fix_history = nullptr;
+  history_mode = HISTORY_NEIGH;
+  fix_neigh = nullptr;
+  fix_compact = nullptr;
   if (modify->get_fix_by_id(id_history) || modify->get_fix_by_id(id_history + "_DUMMY"))
     error->all(FLERR, "Pair granular/exact can be defined only once (e.g. once in pair hybrid)");
   modify->add_fix(id_history + "_DUMMY all DUMMY");
@@ -171,6 +174,55 @@ void PairGranularExact::apply_contact(int i, int j, const ge::LinearResult &r,
                  g.dx.z);
 }
 
+namespace {
+
+// Access to the state of contact (i, slot jj) in LAMMPS' neighbour history: a block of
+// LINEAR_HISTORY_SIZE doubles for every neighbour slot, and a touch flag. The state is seen
+// from the atom that lists the pair (transfer_history() negates it for the partner).
+struct NeighStore {
+  static constexpr bool canonical = false;
+  int **touch;
+  double **value;
+  bool has(int i, int jj) const { return touch[i][jj] != 0; }
+  double *get(int i, int jj) const
+  {
+    touch[i][jj] = 1;
+    return &value[i][ge::LINEAR_HISTORY_SIZE * jj];
+  }
+  double *peek(int i, int jj) const { return &value[i][ge::LINEAR_HISTORY_SIZE * jj]; }
+  void forget(int i, int jj) const
+  {
+    touch[i][jj] = 0;
+    double *h = &value[i][ge::LINEAR_HISTORY_SIZE * jj];
+    for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) h[k] = 0.0;
+  }
+};
+
+// The same in the compact store: a record (fixed part = the state) only for touching contacts.
+// Records are copied verbatim to both partners, so they hold the state seen from the atom with
+// the lower tag; the caller flips its vector entries when the pair is listed the other way.
+struct CompactStore {
+  static constexpr bool canonical = true;
+  FixContactHistoryExact *fix;
+  bool has(int i, int jj) const { return fix->firstrecord[i][jj] >= 0; }
+  double *get(int i, int jj) const
+  {
+    bigint &slot = fix->firstrecord[i][jj];
+    if (slot < 0) slot = fix->create(0);
+    return fix->record(slot) + 2;
+  }
+  double *peek(int i, int jj) const { return fix->record(fix->firstrecord[i][jj]) + 2; }
+  void forget(int i, int jj) const { fix->release(fix->firstrecord[i][jj]); }
+};
+
+// Negate the vector entries of a linear-law state (seen from the other atom of the pair).
+inline void flip_linear_state(double *h)
+{
+  for (int k = 0; k < ge::LINEAR_HISTORY_VECTOR_ENTRIES; k++) h[k] = -h[k];
+}
+
+}    // namespace
+
 /* ----------------------------------------------------------------------
    pvector (compute pair granular/exact):
      [0] normal elastic energy  sum k_n overlap^2 / 2
@@ -194,49 +246,61 @@ void PairGranularExact::compute(int eflag, int vflag)
   // run setup computes forces at positions that were not reached by a step of this run:
   // forces are evaluated from the stored state without advancing it
   const bool advance = update->setupflag == 0;
+  double tally[NEXTRA] = {0.0};
+  if (history_mode == HISTORY_COMPACT)
+    compute_contacts(CompactStore{fix_compact}, advance, tally);
+  else
+    compute_contacts(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue}, advance, tally);
+
+  if (eflag_global) {
+    tally[2] += ended[0];
+    tally[3] += ended[1];
+    for (int k = 0; k < NEXTRA; k++) pvector[k] = tally[k];
+  }
+}
+
+template <class Store>
+void PairGranularExact::compute_contacts(Store store, bool advance, double *tally)
+{
   const double dt = update->dt;
   const int nlocal = atom->nlocal;
   const int newton_pair = force->newton_pair;
   double **x = atom->x;
   double *radius = atom->radius;
   int *type = atom->type;
+  tagint *tag = atom->tag;
 
   const int inum = list->inum;
   int *ilist = list->ilist;
   int *numneigh = list->numneigh;
   int **firstneigh = list->firstneigh;
-  int **firsttouch = fix_history->firstflag;
-  double **firsthistory = fix_history->firstvalue;
-
-  double tally[NEXTRA] = {0.0};
 
   for (int ii = 0; ii < inum; ii++) {
     const int i = ilist[ii];
     const int itype = type[i];
     int *jlist = firstneigh[i];
     const int jnum = numneigh[i];
-    int *touch = firsttouch[i];
-    double *allhistory = firsthistory[i];
 
     for (int jj = 0; jj < jnum; jj++) {
       const int j = jlist[jj] & NEIGHMASK;
-      double *history = &allhistory[ge::LINEAR_HISTORY_SIZE * jj];
       const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
 
       const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
       const double rsq = ge::dot(dx, dx);
       const double radsum = radius[i] + radius[j];
       if (rsq >= radsum * radsum) {
-        if (touch[jj] && advance) {
+        if (store.has(i, jj)) {
           // the contact ended: keep its work in the running totals, then forget it
+          const double *history = store.peek(i, jj);
           ended[0] += weight * history[ge::H_WORK_T];
           ended[1] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
+          store.forget(i, jj);
         }
-        touch[jj] = 0;
-        for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) history[k] = 0.0;
         continue;
       }
-      touch[jj] = 1;
+      double *history = store.get(i, jj);
+      const bool flipped = Store::canonical && tag[i] > tag[j];
+      if (flipped) flip_linear_state(history);
 
       const Law &lw = law[itype][type[j]];
       const PairGeometry g = pair_geometry(i, j, dx, rsq);
@@ -249,6 +313,7 @@ void PairGranularExact::compute(int eflag, int vflag)
         ge::linear_current_force(lw.linear, s, history, r);
       }
       apply_contact(i, j, r, s, g, nlocal, newton_pair);
+      if (flipped) flip_linear_state(history);
 
       // the global vector is needed on the steps where compute pair (an energy compute)
       // asks for energy: tally only then
@@ -262,15 +327,10 @@ void PairGranularExact::compute(int eflag, int vflag)
       add_branch_force_product(weight, s, r, g.dx, tally + 6);
     }
   }
-  if (eflag_global) {
-    tally[2] += ended[0];
-    tally[3] += ended[1];
-    for (int k = 0; k < NEXTRA; k++) pvector[k] = tally[k];
-  }
 }
 
 /* ----------------------------------------------------------------------
-   add weight * l (x) f of one contact, l = r n the branch vector, f the force on i
+   add weight * l (x) f of one contact, l = x_i - x_j the branch vector, f the force on i
 ------------------------------------------------------------------------- */
 
 void PairGranularExact::add_branch_force_product(double weight, const ge::LinearStep &s,
@@ -303,9 +363,22 @@ void PairGranularExact::allocate()
 void PairGranularExact::settings(int narg, char **arg)
 {
   cutoff_global = -1.0;
+  history_mode = HISTORY_NEIGH;
   int iarg = 0;
   while (iarg < narg) {
-    if (strcmp(arg[iarg], "cutoff") == 0) {
+    if (strcmp(arg[iarg], "history") == 0) {
+      if (iarg + 2 > narg)
+        error->all(FLERR,
+                   "Illegal pair_style granular/exact command: 'history' needs 'neigh' or "
+                   "'compact'");
+      if (strcmp(arg[iarg + 1], "neigh") == 0) history_mode = HISTORY_NEIGH;
+      else if (strcmp(arg[iarg + 1], "compact") == 0) history_mode = HISTORY_COMPACT;
+      else
+        error->all(FLERR,
+                   "Illegal pair_style granular/exact history '{}': expected 'neigh' or 'compact'",
+                   arg[iarg + 1]);
+      iarg += 2;
+    } else if (strcmp(arg[iarg], "cutoff") == 0) {
       if (iarg + 2 > narg)
         error->all(FLERR, "Illegal pair_style granular/exact command: 'cutoff' needs a distance");
       cutoff_global = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
@@ -316,7 +389,7 @@ void PairGranularExact::settings(int narg, char **arg)
     } else {
       error->all(FLERR,
                  "Unknown pair_style granular/exact keyword '{}': expected "
-                 "'pair_style granular/exact [cutoff <rc>]'",
+                 "'pair_style granular/exact [cutoff <rc>] [history neigh|compact]'",
                  arg[iarg]);
     }
   }
@@ -510,25 +583,7 @@ void PairGranularExact::init_style()
 
   neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
 
-  // first init: the history fix replaces the placeholder, keeping its place in the fix list
-  if (fix_history == nullptr) {
-    fix_history = dynamic_cast<FixNeighHistoryExact *>(modify->get_fix_by_id(id_history));
-    if (fix_history == nullptr) {
-      const std::string cmd =
-          id_history + " all NEIGH_HISTORY/EXACT " + std::to_string(ge::LINEAR_HISTORY_SIZE);
-      fix_history = dynamic_cast<FixNeighHistoryExact *>(
-          modify->replace_fix(id_history + "_DUMMY", cmd, 1));
-    }
-    if (fix_history == nullptr)
-      error->all(FLERR, "Pair granular/exact could not create its history fix {}", id_history);
-    fix_history->pair = this;
-    fix_history->ended_totals = ended;
-    if (fix_history->restored) {    // read from a restart file
-      ended[0] = fix_history->restored_totals[0];
-      ended[1] = fix_history->restored_totals[1];
-      fix_history->restored = false;
-    }
-  }
+  create_history_fix();
 
   // largest radius per type, for a neighbour cutoff when no 'cutoff' was given
   const int ntypes = atom->ntypes;
@@ -543,6 +598,40 @@ void PairGranularExact::init_style()
   for (int i = 0; i < atom->nlocal; i++)
     onerad_dynamic[atom->type[i]] = MAX(onerad_dynamic[atom->type[i]], atom->radius[i]);
   MPI_Allreduce(&onerad_dynamic[1], &maxrad_dynamic[1], ntypes, MPI_DOUBLE, MPI_MAX, world);
+}
+
+/* ----------------------------------------------------------------------
+   first init: the history fix replaces the placeholder created with the pair style, keeping its
+   place in the fix list (as LAMMPS' granular styles do)
+------------------------------------------------------------------------- */
+
+void PairGranularExact::create_history_fix()
+{
+  if (fix_neigh || fix_compact) return;
+  Fix *fix = modify->get_fix_by_id(id_history);
+  if (fix == nullptr) {
+    const std::string cmd = (history_mode == HISTORY_COMPACT)
+        ? fmt::format("{} all CONTACT_HISTORY/EXACT {} 1", id_history, int(ge::LINEAR_HISTORY_SIZE))
+        : fmt::format("{} all NEIGH_HISTORY/EXACT {}", id_history, int(ge::LINEAR_HISTORY_SIZE));
+    fix = modify->replace_fix(id_history + "_DUMMY", cmd, 1);
+  }
+  EndedWork *ended_work = nullptr;
+  if (history_mode == HISTORY_COMPACT) {
+    fix_compact = dynamic_cast<FixContactHistoryExact *>(fix);
+    if (fix_compact) {
+      fix_compact->pair = this;
+      ended_work = &fix_compact->ended_work;
+    }
+  } else {
+    fix_neigh = dynamic_cast<FixNeighHistoryExact *>(fix);
+    if (fix_neigh) {
+      fix_neigh->pair = this;
+      ended_work = &fix_neigh->ended_work;
+    }
+  }
+  if (ended_work == nullptr)
+    error->all(FLERR, "Pair granular/exact could not create its history fix {}", id_history);
+  ended_work->take(ended);    // totals of ended contacts from a restart file, if any
 }
 
 /* ---------------------------------------------------------------------- */
@@ -626,12 +715,17 @@ void PairGranularExact::read_restart(FILE *fp)
 void PairGranularExact::write_restart_settings(FILE *fp)
 {
   fwrite(&cutoff_global, sizeof(double), 1, fp);
+  fwrite(&history_mode, sizeof(int), 1, fp);
 }
 
 void PairGranularExact::read_restart_settings(FILE *fp)
 {
-  if (comm->me == 0) utils::sfread(FLERR, &cutoff_global, sizeof(double), 1, fp, nullptr, error);
+  if (comm->me == 0) {
+    utils::sfread(FLERR, &cutoff_global, sizeof(double), 1, fp, nullptr, error);
+    utils::sfread(FLERR, &history_mode, sizeof(int), 1, fp, nullptr, error);
+  }
   MPI_Bcast(&cutoff_global, 1, MPI_DOUBLE, 0, world);
+  MPI_Bcast(&history_mode, 1, MPI_INT, 0, world);
 }
 
 /* ----------------------------------------------------------------------
@@ -666,7 +760,11 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
     }
   }
   if (found < 0) return 0.0;
-  const double *history = &fix_history->firstvalue[i][ge::LINEAR_HISTORY_SIZE * found];
+  const double *stored = stored_state(i, found);
+  if (stored == nullptr) return 0.0;
+  double history[ge::LINEAR_HISTORY_SIZE];
+  for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) history[k] = stored[k];
+  if (history_mode == HISTORY_COMPACT && atom->tag[i] > atom->tag[j]) flip_linear_state(history);
 
   const Law &lw = law[itype][jtype];
   const Vec3 dx = ge::vec3(atom->x[i]) - ge::vec3(atom->x[j]);
@@ -686,6 +784,20 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   svector[7] = r.ft_spring.y;
   svector[8] = r.ft_spring.z;
   return 0.0;
+}
+
+/* ----------------------------------------------------------------------
+   the stored state of contact (i, neighbour slot), or nullptr if it has none
+------------------------------------------------------------------------- */
+
+const double *PairGranularExact::stored_state(int i, int slot) const
+{
+  if (history_mode == HISTORY_COMPACT) {
+    const bigint offset = fix_compact->firstrecord[i][slot];
+    return offset < 0 ? nullptr : fix_compact->record(offset) + 2;
+  }
+  return fix_neigh->firstflag[i][slot] ? &fix_neigh->firstvalue[i][ge::LINEAR_HISTORY_SIZE * slot]
+                                       : nullptr;
 }
 
 /* ---------------------------------------------------------------------- */

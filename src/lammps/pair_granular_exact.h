@@ -49,8 +49,13 @@ class PairGranularExact : public Pair {
  protected:
   Law **law;                     // law[itype][jtype]
   double cutoff_global;          // from 'cutoff', or -1: radius based
-  class FixNeighHistoryExact *fix_history;
-  std::string id_history;        // ID of the history fix (unique per instance)
+  // per-contact history: LAMMPS' fixed-width neighbour history (a value block for every
+  // neighbour slot) or the compact store (a record per touching contact, variable length)
+  enum { HISTORY_NEIGH = 0, HISTORY_COMPACT = 1 };
+  int history_mode;
+  class FixNeighHistoryExact *fix_neigh;
+  class FixContactHistoryExact *fix_compact;
+  std::string id_history;        // ID of the history fix
   int neighprev;                 // search hint for single()
   double *onerad_dynamic, *maxrad_dynamic;
 
@@ -59,6 +64,9 @@ class PairGranularExact : public Pair {
   double ended[2];
 
   void allocate();
+  void create_history_fix();
+  template <class Store> void compute_contacts(Store store, bool advance, double *tally);
+  const double *stored_state(int i, int slot) const;
   Law parse_law(int narg, char **arg, int first);
   Law mix_laws(const Law &a, const Law &b) const;
   // geometry of a touching pair (i, j): branch vector, distance, contact-point radii

@@ -1,0 +1,63 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   GRANULAR-EXACT: work of the contacts that have ended.
+
+   Pair granular/exact keeps, per process, the cumulative tangential work and
+   dissipation of contacts that no longer exist. Its history fix saves them
+   as its global restart data: a fix writes that on every process, so the
+   per-process totals can be summed there (the pair's own restart section is
+   written by process 0 alone).
+------------------------------------------------------------------------- */
+
+#ifndef GE_ENDED_WORK_H
+#define GE_ENDED_WORK_H
+
+#include <mpi.h>
+
+#include <cstdio>
+
+namespace LAMMPS_NS {
+
+struct EndedWork {
+  double *live = nullptr;             // the pair style's [tangential work, dissipation]
+  double restored[2] = {0.0, 0.0};    // from a restart file: the sum, on process 0 only
+  bool have_restored = false;
+
+  // collective: sum over processes, process 0 writes [size, values]
+  void write(FILE *fp, MPI_Comm world, int me) const
+  {
+    double local[2] = {0.0, 0.0}, total[2];
+    if (live) {
+      local[0] = live[0];
+      local[1] = live[1];
+    }
+    MPI_Allreduce(local, total, 2, MPI_DOUBLE, MPI_SUM, world);
+    if (me == 0) {
+      const int size = 2 * sizeof(double);
+      fwrite(&size, sizeof(int), 1, fp);
+      fwrite(total, sizeof(double), 2, fp);
+    }
+  }
+
+  // the sum goes to process 0 alone, so that sums over processes stay the totals
+  void read(const char *buf, int me)
+  {
+    const auto *values = reinterpret_cast<const double *>(buf);
+    restored[0] = me == 0 ? values[0] : 0.0;
+    restored[1] = me == 0 ? values[1] : 0.0;
+    have_restored = true;
+  }
+
+  // hand restored totals to the pair style (once)
+  void take(double *totals)
+  {
+    live = totals;
+    if (!have_restored) return;
+    totals[0] = restored[0];
+    totals[1] = restored[1];
+    have_restored = false;
+  }
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,498 @@
+/* ----------------------------------------------------------------------
+   GRANULAR-EXACT: compact, variable-length per-contact history (see header)
+------------------------------------------------------------------------- */
+
+#include "fix_contact_history_exact.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "force.h"
+#include "memory.h"
+#include "modify.h"
+#include "neigh_list.h"
+#include "pair.h"
+#include "update.h"
+
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using namespace FixConst;
+
+namespace {
+enum { COMM_COUNTS, COMM_ENTRIES };
+constexpr int EXTRA_ROOM = 2;    // items of headroom when a record is rebuilt from a blob
+
+// grow a raw double array to hold at least `need` values, keeping its contents
+void grow_doubles(Memory *memory, double *&array, bigint &size, bigint need, const char *name)
+{
+  if (need <= size) return;
+  bigint grown = size > 0 ? size : 1024;
+  while (grown < need) grown *= 2;
+  array = (double *) memory->srealloc(array, grown * sizeof(double), name);
+  size = grown;
+}
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+FixContactHistoryExact::FixContactHistoryExact(LAMMPS *lmp, int narg, char **arg) :
+    Fix(lmp, narg, arg)
+{
+  if (narg != 5)
+    error->all(FLERR, "Illegal fix CONTACT_HISTORY/EXACT command: expected <nfixed> <nitem>");
+  nfixed = utils::inumeric(FLERR, arg[3], false, lmp);
+  nitem = utils::inumeric(FLERR, arg[4], false, lmp);
+  if (nfixed < 0 || nitem < 1)
+    error->all(FLERR, "Illegal fix CONTACT_HISTORY/EXACT sizes {} {}", nfixed, nitem);
+
+  restart_peratom = 1;
+  restart_global = 1;
+  create_attribute = 1;
+  maxexchange_dynamic = 1;
+
+  newton_pair = force->newton_pair;
+  if (newton_pair) comm_reverse = 2;    // entry count and blob length of a ghost
+
+  FixContactHistoryExact::grow_arrays(atom->nmax);
+  atom->add_callback(Atom::GROW);
+  atom->add_callback(Atom::RESTART);
+  for (int i = 0; i < atom->nlocal; i++) set_arrays(i);
+
+  nlocal_neigh = nall_neigh = 0;
+  commflag = COMM_COUNTS;
+}
+
+FixContactHistoryExact::~FixContactHistoryExact()
+{
+  if (copymode) return;
+  atom->delete_callback(id, Atom::GROW);
+  atom->delete_callback(id, Atom::RESTART);
+  memory->destroy(npartner);
+  memory->sfree(blob_offset);
+  memory->sfree(blob_length);
+  memory->sfree(blob_pool);
+  memory->sfree(pool);
+  memory->sfree(slots);
+  memory->sfree(firstrecord);
+}
+
+int FixContactHistoryExact::setmask()
+{
+  return PRE_EXCHANGE | MIN_PRE_EXCHANGE | POST_NEIGHBOR | MIN_POST_NEIGHBOR | POST_RUN;
+}
+
+void FixContactHistoryExact::init()
+{
+  if (atom->tag_enable == 0)
+    error->all(FLERR, "Pair granular/exact contact history requires atom IDs");
+  // the blobs must be current before any fix migrates atoms in its pre_exchange()
+  for (const auto &ifix : modify->get_fix_list()) {
+    if (ifix == this) break;
+    if (ifix->pre_exchange_migrate)
+      error->all(FLERR,
+                 "Pair granular/exact must be defined before fix {} {}, which migrates atoms "
+                 "in pre_exchange",
+                 ifix->id, ifix->style);
+  }
+}
+
+/* ----------------------------------------------------------------------
+   records: creation and growth within the pool of the current list
+------------------------------------------------------------------------- */
+
+bigint FixContactHistoryExact::create(int room)
+{
+  const bigint offset = pool_used;
+  grow_doubles(memory, pool, pool_size, pool_used + record_doubles(room),
+               "contact_history:pool");
+  double *rec = pool + offset;
+  rec[0] = 0.0;
+  rec[1] = room;
+  for (int k = 0; k < nfixed; k++) rec[2 + k] = 0.0;
+  pool_used += record_doubles(room);
+  return offset;
+}
+
+void FixContactHistoryExact::reserve(bigint &slot, int items)
+{
+  const int room = static_cast<int>(pool[slot + 1]);
+  if (items <= room) return;
+  const bigint moved = create(items > 2 * room ? items : 2 * room);    // may move the pool
+  const double *old = pool + slot;
+  double *rec = pool + moved;
+  const int n = static_cast<int>(old[0]);
+  rec[0] = old[0];
+  memcpy(rec + 2, old + 2, (nfixed + (bigint) nitem * n) * sizeof(double));
+  slot = moved;
+}
+
+/* ----------------------------------------------------------------------
+   partner blobs
+------------------------------------------------------------------------- */
+
+bigint FixContactHistoryExact::allocate_blob(bigint length)
+{
+  const bigint offset = blob_used;
+  grow_doubles(memory, blob_pool, blob_size, blob_used + length, "contact_history:blobs");
+  blob_used += length;
+  return offset;
+}
+
+// append [partner tag, count, fixed..., items...] to the blob of `atom` (its room was reserved)
+void FixContactHistoryExact::append_entry(int atom_index, tagint partner_tag, const double *rec)
+{
+  const int n = static_cast<int>(rec[0]);
+  double *dst = blob_pool + blob_offset[atom_index] + blob_length[atom_index];
+  dst[0] = ubuf(partner_tag).d;
+  dst[1] = rec[0];
+  memcpy(dst + 2, rec + 2, (nfixed + (bigint) nitem * n) * sizeof(double));
+  blob_length[atom_index] += entry_doubles(n);
+  npartner[atom_index]++;
+}
+
+void FixContactHistoryExact::pre_exchange()
+{
+  if (firstrecord == nullptr || pair == nullptr || pair->list == nullptr) return;
+  if (newton_pair) pre_exchange_newton();
+  else pre_exchange_no_newton();
+  update_maxexchange();
+}
+
+void FixContactHistoryExact::min_pre_exchange()
+{
+  pre_exchange();
+}
+
+// Every record goes to the blobs of both atoms of its pair; a ghost's share travels to its owner.
+void FixContactHistoryExact::pre_exchange_newton()
+{
+  NeighList *list = pair->list;
+  tagint *tag = atom->tag;
+  const int nall = atom->nlocal + atom->nghost;
+  const int nclear = MAX(nall_neigh, nall);
+
+  // 1. sizes, owned + ghost, then ghost totals summed into their owners
+  for (int i = 0; i < nclear; i++) npartner[i] = blob_length[i] = 0;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const bigint off = firstrecord[i][jj];
+      if (off < 0) continue;
+      const int j = jlist[jj] & NEIGHMASK;
+      const bigint length = entry_doubles(count(off));
+      npartner[i]++;
+      blob_length[i] += length;
+      npartner[j]++;
+      blob_length[j] += length;
+    }
+  }
+  commflag = COMM_COUNTS;
+  comm->reverse_comm(this);
+
+  // 2. room for each blob; the lengths become fill cursors
+  blob_used = 0;
+  for (int i = 0; i < nall_neigh; i++) {
+    blob_offset[i] = allocate_blob(blob_length[i]);
+    blob_length[i] = 0;
+    npartner[i] = 0;
+  }
+
+  // 3. fill, both sides of every pair
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const bigint off = firstrecord[i][jj];
+      if (off < 0) continue;
+      const int j = jlist[jj] & NEIGHMASK;
+      append_entry(i, tag[j], pool + off);
+      append_entry(j, tag[i], pool + off);
+    }
+  }
+
+  // 4. ghost blobs appended to their owners' blobs
+  commflag = COMM_ENTRIES;
+  comm->reverse_comm_variable(this);
+}
+
+// With newton off a pair with a ghost partner is computed on both processes, each keeping an
+// identical record for its own atom: only owned atoms get entries.
+void FixContactHistoryExact::pre_exchange_no_newton()
+{
+  NeighList *list = pair->list;
+  tagint *tag = atom->tag;
+  const int nlocal = atom->nlocal;
+  const int nclear = MAX(nlocal_neigh, nlocal);
+
+  for (int i = 0; i < nclear; i++) npartner[i] = blob_length[i] = 0;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const bigint off = firstrecord[i][jj];
+      if (off < 0) continue;
+      const int j = jlist[jj] & NEIGHMASK;
+      const bigint length = entry_doubles(count(off));
+      blob_length[i] += length;
+      if (j < nlocal_neigh) blob_length[j] += length;
+    }
+  }
+  blob_used = 0;
+  for (int i = 0; i < nlocal_neigh; i++) {
+    blob_offset[i] = allocate_blob(blob_length[i]);
+    blob_length[i] = 0;
+  }
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const bigint off = firstrecord[i][jj];
+      if (off < 0) continue;
+      const int j = jlist[jj] & NEIGHMASK;
+      append_entry(i, tag[j], pool + off);
+      if (j < nlocal_neigh) append_entry(j, tag[i], pool + off);
+    }
+  }
+}
+
+void FixContactHistoryExact::update_maxexchange()
+{
+  bigint most = 0;
+  for (int i = 0; i < atom->nlocal; i++) most = MAX(most, blob_length[i]);
+  if (most + 2 > MAXSMALLINT)
+    error->one(FLERR, "Contact history of one atom too large to migrate ({} values)", most);
+  maxexchange = static_cast<int>(most) + 2;
+}
+
+/* ----------------------------------------------------------------------
+   rebuild the record pool for a new neighbour list, from the blobs
+------------------------------------------------------------------------- */
+
+void FixContactHistoryExact::post_neighbor()
+{
+  const int nlocal = atom->nlocal;
+  nlocal_neigh = nlocal;
+  nall_neigh = nlocal + atom->nghost;
+
+  NeighList *list = pair->list;
+  tagint *tag = atom->tag;
+
+  if (maxatom_list < nlocal) {
+    maxatom_list = atom->nmax;
+    firstrecord = (bigint **) memory->srealloc(firstrecord, maxatom_list * sizeof(bigint *),
+                                               "contact_history:firstrecord");
+  }
+  bigint nslots = 0;
+  for (int ii = 0; ii < list->inum; ii++) nslots += list->numneigh[list->ilist[ii]];
+  if (nslots > slots_size) {
+    slots_size = nslots + nslots / 4 + 1;
+    slots = (bigint *) memory->srealloc(slots, slots_size * sizeof(bigint), "contact_history:slots");
+  }
+
+  pool_used = 0;    // compaction: every live record is rebuilt below
+  bigint cursor = 0;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    int *jlist = list->firstneigh[i];
+    const int jnum = list->numneigh[i];
+    bigint *slot = firstrecord[i] = slots + cursor;
+    cursor += jnum;
+    for (int jj = 0; jj < jnum; jj++) {
+      int j = jlist[jj];
+      // the size/history neighbour build marks pairs that touched: only they can have a record
+      const int touched = touched_bit(j) | pair->beyond_contact;
+      j &= HISTMASK;
+      jlist[jj] = j;
+      j &= NEIGHMASK;
+      slot[jj] = -1;
+      if (!touched || npartner[i] == 0) continue;
+      const double *entry = blob_pool + blob_offset[i];
+      for (int e = 0; e < npartner[i]; e++) {
+        const int n = static_cast<int>(entry[1]);
+        if (static_cast<tagint>(ubuf(entry[0]).i) == tag[j]) {
+          const bigint off = create(n + EXTRA_ROOM);
+          double *rec = pool + off;
+          rec[0] = entry[1];
+          memcpy(rec + 2, entry + 2, (nfixed + (bigint) nitem * n) * sizeof(double));
+          slot[jj] = off;
+          break;
+        }
+        entry += entry_doubles(n);
+      }
+    }
+  }
+}
+
+void FixContactHistoryExact::setup_post_neighbor()
+{
+  post_neighbor();
+}
+
+void FixContactHistoryExact::min_post_neighbor()
+{
+  post_neighbor();
+}
+
+// after a run the blobs must hold the current records (restart files, atom migration)
+void FixContactHistoryExact::post_run()
+{
+  pre_exchange();
+}
+
+// During a run (restart command) the neighbour list matches the atoms: refresh the blobs. Between
+// runs post_run() has done it, and write_restart's exchange()/borders() have since re-indexed the
+// ghosts the list refers to (see fix_neigh_history_exact.h).
+void FixContactHistoryExact::write_restart(FILE *fp)
+{
+  if (update->whichflag != 0) pre_exchange();
+  ended_work.write(fp, world, comm->me);
+}
+
+void FixContactHistoryExact::restart(char *buf)
+{
+  ended_work.read(buf, comm->me);
+}
+
+/* ----------------------------------------------------------------------
+   communication of ghost blobs (newton on)
+------------------------------------------------------------------------- */
+
+int FixContactHistoryExact::pack_reverse_comm_size(int n, int first)
+{
+  int m = 0;
+  for (int i = first; i < first + n; i++) m += 1 + static_cast<int>(blob_length[i]);
+  return m;
+}
+
+int FixContactHistoryExact::pack_reverse_comm(int n, int first, double *buf)
+{
+  int m = 0;
+  if (commflag == COMM_COUNTS) {
+    for (int i = first; i < first + n; i++) {
+      buf[m++] = npartner[i];
+      buf[m++] = static_cast<double>(blob_length[i]);
+    }
+  } else {
+    for (int i = first; i < first + n; i++) {
+      buf[m++] = npartner[i];
+      memcpy(buf + m, blob_pool + blob_offset[i], blob_length[i] * sizeof(double));
+      m += static_cast<int>(blob_length[i]);
+    }
+  }
+  return m;
+}
+
+void FixContactHistoryExact::unpack_reverse_comm(int n, int *list, double *buf)
+{
+  int m = 0;
+  if (commflag == COMM_COUNTS) {
+    for (int k = 0; k < n; k++) {
+      const int j = list[k];
+      npartner[j] += static_cast<int>(buf[m++]);
+      blob_length[j] += static_cast<bigint>(buf[m++]);
+    }
+  } else {
+    for (int k = 0; k < n; k++) {
+      const int j = list[k];
+      const int entries = static_cast<int>(buf[m++]);
+      for (int e = 0; e < entries; e++) {
+        // an entry is [tag, count, fixed..., items...]: its length follows from its count
+        const int length = entry_doubles(static_cast<int>(buf[m + 1]));
+        memcpy(blob_pool + blob_offset[j] + blob_length[j], buf + m, length * sizeof(double));
+        blob_length[j] += length;
+        npartner[j]++;
+        m += length;
+      }
+    }
+  }
+}
+
+/* ----------------------------------------------------------------------
+   per-atom arrays: growth, copies, migration, restart
+------------------------------------------------------------------------- */
+
+void FixContactHistoryExact::grow_arrays(int nmax)
+{
+  memory->grow(npartner, nmax, "contact_history:npartner");
+  blob_offset = (bigint *) memory->srealloc(blob_offset, nmax * sizeof(bigint),
+                                            "contact_history:blob_offset");
+  blob_length = (bigint *) memory->srealloc(blob_length, nmax * sizeof(bigint),
+                                            "contact_history:blob_length");
+}
+
+// blobs are referenced, not copied: a migrating atom's blob is orphaned until the next rebuild
+void FixContactHistoryExact::copy_arrays(int i, int j, int /*delflag*/)
+{
+  npartner[j] = npartner[i];
+  blob_offset[j] = blob_offset[i];
+  blob_length[j] = blob_length[i];
+}
+
+void FixContactHistoryExact::set_arrays(int i)
+{
+  npartner[i] = 0;
+  blob_offset[i] = 0;
+  blob_length[i] = 0;
+}
+
+int FixContactHistoryExact::pack_exchange(int i, double *buf)
+{
+  buf[0] = npartner[i];
+  buf[1] = static_cast<double>(blob_length[i]);
+  memcpy(buf + 2, blob_pool + blob_offset[i], blob_length[i] * sizeof(double));
+  return 2 + static_cast<int>(blob_length[i]);
+}
+
+int FixContactHistoryExact::unpack_exchange(int nlocal, double *buf)
+{
+  npartner[nlocal] = static_cast<int>(buf[0]);
+  blob_length[nlocal] = static_cast<bigint>(buf[1]);
+  blob_offset[nlocal] = allocate_blob(blob_length[nlocal]);
+  memcpy(blob_pool + blob_offset[nlocal], buf + 2, blob_length[nlocal] * sizeof(double));
+  return 2 + static_cast<int>(blob_length[nlocal]);
+}
+
+int FixContactHistoryExact::pack_restart(int i, double *buf)
+{
+  // buf[0] = number of values including itself, as every restart packer does
+  buf[0] = 3 + static_cast<double>(blob_length[i]);
+  buf[1] = npartner[i];
+  buf[2] = static_cast<double>(blob_length[i]);
+  memcpy(buf + 3, blob_pool + blob_offset[i], blob_length[i] * sizeof(double));
+  return 3 + static_cast<int>(blob_length[i]);
+}
+
+void FixContactHistoryExact::unpack_restart(int nlocal, int nth)
+{
+  double **extra = atom->extra;
+  int m = 0;
+  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  m++;
+  npartner[nlocal] = static_cast<int>(extra[nlocal][m++]);
+  blob_length[nlocal] = static_cast<bigint>(extra[nlocal][m++]);
+  blob_offset[nlocal] = allocate_blob(blob_length[nlocal]);
+  memcpy(blob_pool + blob_offset[nlocal], &extra[nlocal][m],
+         blob_length[nlocal] * sizeof(double));
+}
+
+int FixContactHistoryExact::size_restart(int nlocal)
+{
+  return 3 + static_cast<int>(blob_length[nlocal]);
+}
+
+int FixContactHistoryExact::maxsize_restart()
+{
+  int most = 0, all;
+  for (int i = 0; i < atom->nlocal; i++) most = MAX(most, 3 + static_cast<int>(blob_length[i]));
+  MPI_Allreduce(&most, &all, 1, MPI_INT, MPI_MAX, world);
+  return all;
+}
+
+double FixContactHistoryExact::memory_usage()
+{
+  const double peratom = (double) atom->nmax * (sizeof(int) + 2 * sizeof(bigint));
+  return peratom + (double) (pool_size + blob_size) * sizeof(double) +
+      (double) slots_size * sizeof(bigint) + (double) maxatom_list * sizeof(bigint *);
+}

@@ -1,7 +1,7 @@
 // Deck tests of pair granular/exact with the linear laws, through the LAMMPS library with the
 // plugin loaded: an analytic collision, bad input, and the invariances a DEM user relies on
 // (newton on == off, run boundaries and restarts == an uninterrupted run, serial == MPI).
-#include "deck_util.hpp"
+#include "packing_state.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -10,69 +10,18 @@
 
 namespace {
 
-const std::string kPacking = deck::source_path("unittest/decks/in.sheared_packing");
-const std::string kWriteState = deck::source_path("unittest/decks/in.write_state");
-// columns of the pair dump after the two ids: p7-p9 (tangential force on the first atom) are odd
-const std::vector<int> kOddPairColumns = {6, 7, 8};
+using namespace packing;
 
 std::string packing_vars(const std::string &newton, int nsteps, const std::string &damping,
                          const std::string &tangential, const std::string &history = "neigh")
 {
   return "variable newton index " + newton + "\nvariable nsteps index " + std::to_string(nsteps) +
-      "\nvariable damping index \"" + damping + "\"\nvariable tangential index \"" + tangential +
+      "\nvariable contact index \"hooke 2000 damping " + damping + " tangential " + tangential +
       "\"\nvariable history index " + history + "\n";
 }
 
 // the two per-contact stores of the pair style
 const char *const kStores[] = {"neigh", "compact"};
-
-// Full precision in input text (std::to_string prints 6 decimals: 2.956e-6 -> "0.000003").
-std::string num(double x)
-{
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.17g", x);
-  return buf;
-}
-
-void write_state(deck::Lammps &lmp, const std::string &out)
-{
-  lmp.command("variable out index " + out + "\ninclude " + kWriteState);
-}
-
-struct State {
-  std::map<long, std::vector<double>> atoms;
-  std::map<std::pair<long, long>, std::vector<double>> pairs;
-  std::vector<double> totals;    // global vector of the pair style (compute pair), if read
-};
-
-// The pair style's global vector (compute `totals`), as of the last thermo output.
-std::vector<double> pair_totals(deck::Lammps &lmp)
-{
-  auto *v = static_cast<double *>(
-      lammps_extract_compute(lmp.handle(), "totals", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
-  if (!v) return {};
-  return std::vector<double>(v, v + 15);
-}
-
-State read_state(const std::string &out)
-{
-  State s;
-  s.atoms = deck::read_atom_dump(out + ".atoms");
-  for (auto &[id, row] : s.atoms) row.erase(row.begin());    // drop the owning process
-  s.pairs = deck::read_pair_dump(out + ".pairs", kOddPairColumns);
-  return s;
-}
-
-void expect_same_state(const State &a, const State &b, double tolerance, const char *what)
-{
-  ASSERT_GT(a.pairs.size(), 1000u) << what << ": too few contacts to test anything";
-  const double d_atoms = deck::max_relative_difference(a.atoms, b.atoms);
-  const double d_pairs = deck::max_relative_difference(a.pairs, b.pairs);
-  std::printf("  %s: %zu atoms, %zu contacts, max relative difference atoms %.3e, contacts %.3e\n",
-              what, a.atoms.size(), a.pairs.size(), d_atoms, d_pairs);
-  EXPECT_LE(d_atoms, tolerance) << what;
-  EXPECT_LE(d_pairs, tolerance) << what;
-}
 
 }    // namespace
 
@@ -157,14 +106,14 @@ pair_style granular/exact
     const char *message;
   } cases[] = {
       {"pair_coeff 1 1", "missing normal model"},
-      {"pair_coeff 1 1 hertz 1000 tangential classic 800 0.5", "unknown normal model 'hertz'"},
+      {"pair_coeff 1 1 spring 1000 tangential classic 800 0.5", "unknown normal model 'spring'"},
       {"pair_coeff 1 1 hooke", "hooke expects 1 value"},
       {"pair_coeff 1 1 hooke -5 tangential classic 800 0.5", "kn = -5 must be > 0"},
       {"pair_coeff 1 1 hooke 0 tangential classic 800 0.5", "kn = 0 must be > 0"},
       {"pair_coeff 1 1 hooke abc tangential classic 800 0.5", "abc"},
       {"pair_coeff 1 1 hooke 1000", "expected 'tangential' at the end"},
-      {"pair_coeff 1 1 hooke 1000 tangential", "expects 3 value"},
-      {"pair_coeff 1 1 hooke 1000 tangential classic 800", "expects 3 value"},
+      {"pair_coeff 1 1 hooke 1000 tangential", "tangential expects a model"},
+      {"pair_coeff 1 1 hooke 1000 tangential classic 800", "tangential classic expects 2 value"},
       {"pair_coeff 1 1 hooke 1000 tangential sticky 800 0.5", "unknown tangential model 'sticky'"},
       {"pair_coeff 1 1 hooke 1000 tangential classic -1 0.5", "kt = -1 must be > 0"},
       {"pair_coeff 1 1 hooke 1000 tangential classic 800 -0.1", "mu = -0.1 must be >= 0"},
@@ -179,6 +128,19 @@ pair_style granular/exact
       {"pair_coeff 1 1 hooke 1000 damping sticky tangential classic 800 0.5", "unknown damping model 'sticky'"},
       {"pair_coeff 1 1 hooke 1000 tangential classic 800 0.5 hooke 5", "unexpected argument 'hooke'"},
       {"pair_coeff 1 3 hooke 1000 tangential classic 800 0.5", "Numeric index 3 is out of bounds"},
+      // Jaeger (hertz + jaeger)
+      {"pair_coeff 1 1 hooke 1000 tangential jaeger 0.4", "needs the normal model 'hertz"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential classic 800 0.5", "with 'tangential jaeger' only"},
+      {"pair_coeff 1 1 hertz -1 0.3 tangential jaeger 0.4", "E (Young's modulus) = -1 must be > 0"},
+      {"pair_coeff 1 1 hertz 1e7 0.6 tangential jaeger 0.4", "must be in (-1, 0.5)"},
+      {"pair_coeff 1 1 hertz 1e7", "hertz expects 2 value"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger", "tangential jaeger expects 1 value"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger -0.1", "mu = -0.1 must be >= 0"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 approx 3", "must be in [0, 2]"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 approx", "approx expects 1 value"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 capacity 1", "must be an integer >= 2"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 capacity lots", "lots"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 memory 5", "unexpected argument 'memory'"},
   };
   for (const auto &c : cases) {
     deck::Lammps lmp;
@@ -329,6 +291,8 @@ TEST(DeckLinear, RestartEqualsUninterruptedRun)
       lmp.command(R"(
 read_restart    half.restart
 comm_modify     vel yes
+neighbor        0.2 bin
+neigh_modify    delay 0 every 1 check yes
 fix             integrate all nve/sphere
 compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
 compute         ids all property/local patom1 patom2
@@ -351,8 +315,8 @@ thermo          100
     expect_same_state(a, read_state("restarted"), tol, "restart vs uninterrupted");
     // the cumulative works include contacts that ended before the restart: they are carried
     // by the restart file too
-    ASSERT_EQ(totals_uninterrupted.size(), 15u);
-    ASSERT_EQ(totals_restarted.size(), 15u);
+    ASSERT_EQ(totals_uninterrupted.size(), 17u);
+    ASSERT_EQ(totals_restarted.size(), 17u);
     std::printf("  cumulative tangential work %.15g / %.15g, dissipation %.15g / %.15g "
                 "(uninterrupted / restarted)\n",
                 totals_uninterrupted[2], totals_restarted[2], totals_uninterrupted[3],
@@ -366,36 +330,21 @@ thermo          100
 // migrate between sub-domains.
 TEST(DeckLinear, SerialEqualsMpi)
 {
-  const std::string driver = "mpi_driver.in";
-  {
-    std::ofstream d(driver);
-    d << "include " << kPacking << "\n"
-      << "write_dump all custom ${out}.start id proc modify sort id\n"
-      << "run ${nsteps}\n"
-      << "include " << kWriteState << "\n";
-  }
   for (const std::string store : kStores) {
-  SCOPED_TRACE(store);
-  const std::string vars = "-var newton on -var nsteps 600 -var damping none -var tangential "
-                           "\"refined 1600 0.4\" -var history " + store;
-  State states[3];
-  const int ranks[3] = {1, 2, 4};
-  for (int k = 0; k < 3; ++k) {
-    const std::string out = "np" + std::to_string(ranks[k]) + "_" + store;
-    const int rc = deck::run_mpi(ranks[k], driver, vars + " -var out " + out, out + ".log");
-    ASSERT_EQ(rc, 0) << "mpirun with " << ranks[k] << " ranks failed, see " << out << ".log.out";
-    states[k] = read_state(out);
-    if (ranks[k] > 1) {
-      // migration happened: atoms changed their owning process during the run
-      const auto start = deck::read_atom_dump(out + ".start");
-      const auto end = deck::read_atom_dump(out + ".atoms");
+    SCOPED_TRACE(store);
+    const std::string vars = "-var newton on -var nsteps 600 -var contact \"hooke 2000 damping "
+                             "none tangential refined 1600 0.4\" -var history " + store;
+    State states[3];
+    const int ranks[3] = {1, 2, 4};
+    for (int k = 0; k < 3; ++k) {
       int moved = 0;
-      for (const auto &[id, row] : start) moved += (row[0] != end.at(id)[0]);
-      std::printf("  %d ranks: %d atoms changed process\n", ranks[k], moved);
-      EXPECT_GT(moved, 10);
+      states[k] = mpi_state(ranks[k], vars, "np" + std::to_string(ranks[k]) + "_" + store, &moved);
+      if (ranks[k] > 1) {
+        std::printf("  %d ranks: %d atoms changed process\n", ranks[k], moved);
+        EXPECT_GT(moved, 10);
+      }
     }
-  }
-  expect_same_state(states[0], states[1], 1e-10, ("serial vs 2 ranks, " + store).c_str());
-  expect_same_state(states[0], states[2], 1e-10, ("serial vs 4 ranks, " + store).c_str());
+    expect_same_state(states[0], states[1], 1e-10, ("serial vs 2 ranks, " + store).c_str());
+    expect_same_state(states[0], states[2], 1e-10, ("serial vs 4 ranks, " + store).c_str());
   }
 }

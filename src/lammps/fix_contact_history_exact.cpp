@@ -50,6 +50,11 @@ FixContactHistoryExact::FixContactHistoryExact(LAMMPS *lmp, int narg, char **arg
   restart_global = 1;
   create_attribute = 1;
   maxexchange_dynamic = 1;
+  // f_ID[1..4]: contacts, mean and max history items per contact, bytes per contact
+  vector_flag = 1;
+  size_vector = 4;
+  global_freq = 1;
+  extvector = 0;
 
   newton_pair = force->newton_pair;
   if (newton_pair) comm_reverse = 2;    // entry count and blob length of a ghost
@@ -495,4 +500,48 @@ double FixContactHistoryExact::memory_usage()
   const double peratom = (double) atom->nmax * (sizeof(int) + 2 * sizeof(bigint));
   return peratom + (double) (pool_size + blob_size) * sizeof(double) +
       (double) slots_size * sizeof(bigint) + (double) maxatom_list * sizeof(bigint *);
+}
+
+/* ----------------------------------------------------------------------
+   statistics of the records held now, over all processes:
+   [1] contacts, [2] mean items per contact, [3] largest items of a contact,
+   [4] bytes per contact (its record in the pool, including unused room, and its neighbour slot)
+------------------------------------------------------------------------- */
+
+void FixContactHistoryExact::gather_statistics()
+{
+  double local[3] = {0.0, 0.0, 0.0}, sums[3];    // contacts, items, bytes
+  double most = 0.0, most_all;
+  if (firstrecord && pair && pair->list) {
+    NeighList *list = pair->list;
+    for (int ii = 0; ii < list->inum; ii++) {
+      const int i = list->ilist[ii];
+      for (int jj = 0; jj < list->numneigh[i]; jj++) {
+        const bigint off = firstrecord[i][jj];
+        if (off < 0) continue;
+        const double items = pool[off];
+        local[0] += 1.0;
+        local[1] += items;
+        local[2] += record_doubles(static_cast<int>(pool[off + 1])) * sizeof(double) +
+            sizeof(bigint);
+        most = MAX(most, items);
+      }
+    }
+  }
+  MPI_Allreduce(local, sums, 3, MPI_DOUBLE, MPI_SUM, world);
+  MPI_Allreduce(&most, &most_all, 1, MPI_DOUBLE, MPI_MAX, world);
+  stats[0] = sums[0];
+  stats[1] = sums[0] > 0.0 ? sums[1] / sums[0] : 0.0;
+  stats[2] = most_all;
+  stats[3] = sums[0] > 0.0 ? sums[2] / sums[0] : 0.0;
+}
+
+double FixContactHistoryExact::compute_vector(int n)
+{
+  // all four values come from one collective pass per timestep
+  if (stats_step != update->ntimestep || n == 0) {
+    gather_statistics();
+    stats_step = update->ntimestep;
+  }
+  return stats[n];
 }

@@ -53,6 +53,7 @@ class FixContactHistoryExact : public Fix {
   void restart(char *) override;
 
   double memory_usage() override;
+  double compute_vector(int) override;
   void grow_arrays(int) override;
   void copy_arrays(int, int, int) override;
   void set_arrays(int) override;
@@ -105,6 +106,10 @@ class FixContactHistoryExact : public Fix {
 
   // the bit the size/history neighbour build sets on pairs that were touching (lmptype.h)
   static int touched_bit(int j) { return j >> HISTBITS & 1; }
+  // [contacts, mean items, max items, bytes per contact] over all processes, see compute_vector()
+  double stats[4] = {0.0, 0.0, 0.0, 0.0};
+  bigint stats_step = -1;
+  void gather_statistics();
   int record_doubles(int room) const { return 2 + nfixed + nitem * room; }
   int entry_doubles(int items) const { return 2 + nfixed + nitem * items; }    // tag + count + ...
   bigint allocate_blob(bigint length);

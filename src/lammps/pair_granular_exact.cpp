@@ -35,13 +35,14 @@ using ge::Vec3;
 
 namespace {
 
-constexpr int NEXTRA = 15;         // global vector: see compute()
+constexpr int NEXTRA = 17;         // global vector: see compute()
 constexpr int SINGLE_EXTRA = 9;    // compute pair/local p1..p9: see single()
 
 const char *const GRAMMAR =
     "pair_coeff I J hooke <kn> [damping none | damping viscous <eta_n> <eta_t>] "
     "tangential classic <kt> <mu> | tangential refined <kt> <mu> [onset yes|no] [slip yes|no] "
-    "[direction yes|no] [twirl yes|no] [projection yes|no]";
+    "[direction yes|no] [twirl yes|no] [projection yes|no]; or pair_coeff I J hertz <E> <nu> "
+    "[damping ...] tangential jaeger <mu> [approx <lambda>] [capacity <M>|exact]";
 
 }    // namespace
 
@@ -74,6 +75,7 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   // read by another instance (after `clear`, or in another LAMMPS object of the same process).
   id_history = "GE_NEIGH_HISTORY";
   history_mode = HISTORY_NEIGH;
+  history_given = false;
   fix_neigh = nullptr;
   fix_compact = nullptr;
   if (modify->get_fix_by_id(id_history) || modify->get_fix_by_id(id_history + "_DUMMY"))
@@ -233,6 +235,8 @@ inline void flip_linear_state(double *h)
      [6..14] the full contact stress sum  sum_c l^c (x) f^c  (row-major xx xy xz yx yy yz zx zy zz),
              l = x_i - x_j the branch vector, f the contact force on i. Unlike LAMMPS' 6-component
              virial it keeps the antisymmetric part that tangential forces produce.
+     [15] history vertices stored by the Jaeger contacts   [16] number of Jaeger contacts
+   Jaeger contacts add their Hertz energy to [0]; they track no tangential energy or work.
    [2] and [3] include the contacts that have ended (kept per process, written to restart
    files by the history fix).
    With newton off a pair with a ghost partner is computed on two processes; it then counts
@@ -285,24 +289,31 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
       const int j = jlist[jj] & NEIGHMASK;
       const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
 
+      const Law &lw = law[itype][type[j]];
       const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
       const double rsq = ge::dot(dx, dx);
       const double radsum = radius[i] + radius[j];
       if (rsq >= radsum * radsum) {
         if (store.has(i, jj)) {
           // the contact ended: keep its work in the running totals, then forget it
-          const double *history = store.peek(i, jj);
-          ended[0] += weight * history[ge::H_WORK_T];
-          ended[1] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
+          if (lw.tangential != TANGENTIAL_JAEGER) {
+            const double *history = store.peek(i, jj);
+            ended[0] += weight * history[ge::H_WORK_T];
+            ended[1] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
+          }
           store.forget(i, jj);
         }
+        continue;
+      }
+      if (lw.tangential == TANGENTIAL_JAEGER) {
+        if constexpr (Store::canonical)
+          jaeger_contact(i, j, store.fix->firstrecord[i][jj], lw, advance, weight, tally);
         continue;
       }
       double *history = store.get(i, jj);
       const bool flipped = Store::canonical && tag[i] > tag[j];
       if (flipped) flip_linear_state(history);
 
-      const Law &lw = law[itype][type[j]];
       const PairGeometry g = pair_geometry(i, j, dx, rsq);
       const ge::LinearStep s = contact_step(i, j, g, dt);
       ge::LinearResult r;
@@ -324,20 +335,115 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
       tally[3] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
       tally[4] += weight;
       tally[5] += weight * (r.sliding ? 1.0 : 0.0);
-      add_branch_force_product(weight, s, r, g.dx, tally + 6);
+      add_branch_force_product(weight, g.dx, r.fn * s.normal + r.ft, tally + 6);
     }
   }
+}
+
+/* ----------------------------------------------------------------------
+   one Jaeger contact (compact store). The record holds the state as seen from p, the atom with
+   the lower tag (q the other): fixed part [0..3] frame quaternion, [4..5] tangential force in
+   the contact frame, [6] sliding flag; items: the history vertices.
+------------------------------------------------------------------------- */
+
+void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw, bool advance,
+                                       double weight, double *tally)
+{
+  double **x = atom->x;
+  double **v = atom->v;
+  double **omega = atom->omega;
+  double *radius = atom->radius;
+  const int nlocal = atom->nlocal;
+  const int newton_pair = force->newton_pair;
+  const double dt = update->dt;
+
+  const bool i_is_p = atom->tag[i] < atom->tag[j];
+  const int p = i_is_p ? i : j, q = i_is_p ? j : i;
+  const Vec3 pq = ge::vec3(x[q]) - ge::vec3(x[p]);
+  const double r = ge::norm(pq);
+  const Vec3 n = (1.0 / r) * pq;
+  const double Rp = radius[p], Rq = radius[q];
+  const double delta = 0.5 * (Rp + Rq - r);    // half-overlap (spec section 1)
+
+  // lever arms to the contact point in the middle of the overlap: a rigid-body motion of the pair
+  // moves both contact points alike, so it gives no tangential translation
+  const Vec3 bp = (Rp - delta) * n, bq = (-(Rq - delta)) * n;
+  const Vec3 wp = ge::vec3(omega[p]), wq = ge::vec3(omega[q]);
+  const Vec3 vrel = (ge::vec3(v[q]) + ge::cross(wq, bq)) - (ge::vec3(v[p]) + ge::cross(wp, bp));
+
+  ge::JaegerInput in;
+  in.normal = n;
+  in.delta = delta;
+  in.translation = dt * vrel;
+  in.mean_rotation = (0.5 * dt) * (wp + wq);
+  in.R = 2.0 * Rp * Rq / (Rp + Rq);
+
+  if (slot < 0) slot = fix_compact->create(ge::jaeger_room_needed(lw.jaeger, 0));
+  fix_compact->reserve(slot, ge::jaeger_room_needed(lw.jaeger, fix_compact->count(slot)));
+  double *rec = fix_compact->record(slot);    // after any move
+  double *state = rec + 2;
+  ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(rec + 2 + fix_compact->nfixed),
+                            static_cast<int>(rec[0]), static_cast<int>(rec[1])};
+  ge::JaegerResult res;
+  if (advance) {
+    ge::jaeger_contact_step(lw.jaeger, in, state, history, res);
+    rec[0] = history.count;
+    state[6] = res.sliding ? 1.0 : 0.0;
+  } else {
+    ge::jaeger_current_force(lw.jaeger, in, state, res);
+  }
+
+  // viscous terms, as for the linear laws: the normal force never attracts
+  double N = res.N;
+  Vec3 T = res.T;
+  if (lw.damping == DAMPING_VISCOUS && dt > 0.0) {
+    const double approach_rate = -ge::dot(vrel, n);
+    N = N + lw.linear.eta_n * approach_rate;
+    if (N < 0.0) N = 0.0;
+    T = T + lw.linear.eta_t * ge::project_onto_plane(vrel, n);
+  }
+
+  // force on q = N n - T (spec section 1), on p the opposite; torques b x F
+  const Vec3 Fq = N * n - T;
+  const Vec3 tq = ge::cross(bq, Fq), tp = ge::cross(bp, -Fq);
+  const Vec3 Fi = i_is_p ? -Fq : Fq;
+  const Vec3 ti = i_is_p ? tp : tq, tj = i_is_p ? tq : tp;
+  double **f = atom->f;
+  double **torque = atom->torque;
+  f[i][0] += Fi.x;
+  f[i][1] += Fi.y;
+  f[i][2] += Fi.z;
+  torque[i][0] += ti.x;
+  torque[i][1] += ti.y;
+  torque[i][2] += ti.z;
+  if (newton_pair || j < nlocal) {
+    f[j][0] -= Fi.x;
+    f[j][1] -= Fi.y;
+    f[j][2] -= Fi.z;
+    torque[j][0] += tj.x;
+    torque[j][1] += tj.y;
+    torque[j][2] += tj.z;
+  }
+  const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
+  if (evflag)
+    ev_tally_xyz(i, j, nlocal, newton_pair, 0.0, 0.0, Fi.x, Fi.y, Fi.z, dx.x, dx.y, dx.z);
+
+  if (!eflag_global) return;
+  tally[0] += weight * 0.8 * res.N * delta;    // Hertz energy: int N d(2 delta) = (4/5) N delta
+  tally[4] += weight;
+  tally[5] += weight * state[6];
+  add_branch_force_product(weight, dx, Fi, tally + 6);
+  tally[15] += weight * rec[0];
+  tally[16] += weight;
 }
 
 /* ----------------------------------------------------------------------
    add weight * l (x) f of one contact, l = x_i - x_j the branch vector, f the force on i
 ------------------------------------------------------------------------- */
 
-void PairGranularExact::add_branch_force_product(double weight, const ge::LinearStep &s,
-                                                 const ge::LinearResult &r, const Vec3 &l,
+void PairGranularExact::add_branch_force_product(double weight, const Vec3 &l, const Vec3 &force,
                                                  double *sum)
 {
-  const Vec3 force = r.fn * s.normal + r.ft;
   const double lv[3] = {l.x, l.y, l.z}, fv[3] = {force.x, force.y, force.z};
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++) sum[3 * a + b] += weight * lv[a] * fv[b];
@@ -364,6 +470,7 @@ void PairGranularExact::settings(int narg, char **arg)
 {
   cutoff_global = -1.0;
   history_mode = HISTORY_NEIGH;
+  history_given = false;
   int iarg = 0;
   while (iarg < narg) {
     if (strcmp(arg[iarg], "history") == 0) {
@@ -377,6 +484,7 @@ void PairGranularExact::settings(int narg, char **arg)
         error->all(FLERR,
                    "Illegal pair_style granular/exact history '{}': expected 'neigh' or 'compact'",
                    arg[iarg + 1]);
+      history_given = true;
       iarg += 2;
     } else if (strcmp(arg[iarg], "cutoff") == 0) {
       if (iarg + 2 > narg)
@@ -396,125 +504,209 @@ void PairGranularExact::settings(int narg, char **arg)
 }
 
 /* ----------------------------------------------------------------------
-   parse the model part of a pair_coeff line (arg[first] ...)
+   reading the model words of a pair_coeff line, with an error for every bad value
 ------------------------------------------------------------------------- */
+
+class PairGranularExact::CoeffReader {
+ public:
+  CoeffReader(LAMMPS *lmp, int narg, char **arg, int first) :
+      lmp(lmp), narg(narg), arg(arg), pos(first)
+  {
+  }
+  bool done() const { return pos >= narg; }
+  bool next_is(const char *word) const { return pos < narg && strcmp(arg[pos], word) == 0; }
+  const char *peek() const { return pos < narg ? arg[pos] : ""; }
+  // `count` more words must follow (the values of `what`)
+  void need(int count, const char *what) const
+  {
+    if (pos + count > narg) fail("{} expects {} value(s); usage: {}", what, count, GRAMMAR);
+  }
+  const char *word()
+  {
+    if (done()) fail("missing argument at the end; usage: {}", GRAMMAR);
+    return arg[pos++];
+  }
+  double positive(const char *name) { return number(name, [](double v) { return v > 0.0; }, "> 0"); }
+  double non_negative(const char *name)
+  {
+    return number(name, [](double v) { return v >= 0.0; }, ">= 0");
+  }
+  template <class Check> double number(const char *name, Check ok, const char *rule)
+  {
+    const char *text = word();
+    const double value = utils::numeric(FLERR, text, false, lmp);
+    if (!ok(value)) fail("{} = {} must be {}", name, text, rule);
+    return value;
+  }
+  int integer_at_least(const char *name, int low)
+  {
+    const char *text = word();
+    const int value = utils::inumeric(FLERR, text, false, lmp);
+    if (value < low) fail("{} = {} must be an integer >= {}", name, text, low);
+    return value;
+  }
+  bool yes_no(const char *name)
+  {
+    const char *text = word();
+    if (strcmp(text, "yes") == 0) return true;
+    if (strcmp(text, "no") == 0) return false;
+    fail("{} must be 'yes' or 'no', not '{}'", name, text);
+    return false;
+  }
+  template <typename... Args> [[noreturn]] void fail(const std::string &format, Args &&...args) const
+  {
+    lmp->error->all(FLERR, "Incorrect pair_coeff for granular/exact: " +
+                               fmt::format(format, std::forward<Args>(args)...));
+    throw;    // not reached: error->all() does not return
+  }
+
+ private:
+  LAMMPS *lmp;
+  int narg;
+  char **arg;
+  int pos;
+};
 
 PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int first)
 {
   Law lw;
+  lw.normal = NORMAL_HOOKE;
   lw.damping = DAMPING_NONE;
   lw.tangential = TANGENTIAL_CLASSIC;
+  lw.young = lw.poisson = 0.0;
+  CoeffReader in(lmp, narg, arg, first);
+  parse_normal(in, lw);
+  parse_damping(in, lw);
+  parse_tangential(in, lw);
+  if (!in.done()) in.fail("unexpected argument '{}'; usage: {}", in.peek(), GRAMMAR);
+  return lw;
+}
+
+void PairGranularExact::parse_normal(CoeffReader &in, Law &lw)
+{
+  if (in.done()) in.fail("missing normal model; usage: {}", GRAMMAR);
+  const char *model = in.word();
+  if (strcmp(model, "hooke") == 0) {
+    lw.normal = NORMAL_HOOKE;
+    in.need(1, "hooke");
+    lw.linear.kn = in.positive("kn");
+  } else if (strcmp(model, "hertz") == 0) {
+    lw.normal = NORMAL_HERTZ;
+    in.need(2, "hertz");
+    lw.young = in.positive("E (Young's modulus)");
+    lw.poisson = in.number(
+        "nu (Poisson ratio)", [](double v) { return v > -1.0 && v < 0.5; }, "in (-1, 0.5)");
+  } else {
+    in.fail("unknown normal model '{}' (expected 'hooke' or 'hertz'); usage: {}", model, GRAMMAR);
+  }
+}
+
+void PairGranularExact::parse_damping(CoeffReader &in, Law &lw)
+{
+  if (!in.next_is("damping")) return;
+  in.word();
+  in.need(1, "damping");
+  const char *model = in.word();
+  if (strcmp(model, "none") == 0) {
+    lw.damping = DAMPING_NONE;
+  } else if (strcmp(model, "viscous") == 0) {
+    lw.damping = DAMPING_VISCOUS;
+    in.need(2, "damping viscous");
+    lw.linear.eta_n = in.non_negative("eta_n");
+    lw.linear.eta_t = in.non_negative("eta_t");
+  } else {
+    in.fail("unknown damping model '{}' (expected 'none' or 'viscous')", model);
+  }
+}
+
+void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
+{
+  if (!in.next_is("tangential"))
+    in.fail("expected 'tangential' {}; usage: {}",
+            in.done() ? std::string("at the end") : fmt::format("but found '{}'", in.peek()),
+            GRAMMAR);
+  in.word();
+  if (in.done()) in.fail("tangential expects a model and its values; usage: {}", GRAMMAR);
+  const std::string model = in.word();
   ge::LinearParams &p = lw.linear;
 
-  auto need = [&](int iarg, int count, const char *what) {
-    if (iarg + count > narg)
-      error->all(FLERR, "Incorrect pair_coeff for granular/exact: {} expects {} value(s); usage: {}",
-                 what, count - 1, GRAMMAR);
-  };
-  auto positive = [&](const char *name, const char *text) {
-    const double value = utils::numeric(FLERR, text, false, lmp);
-    if (!(value > 0.0))
-      error->all(FLERR, "Incorrect pair_coeff for granular/exact: {} = {} must be > 0", name,
-                 text);
-    return value;
-  };
-  auto non_negative = [&](const char *name, const char *text) {
-    const double value = utils::numeric(FLERR, text, false, lmp);
-    if (!(value >= 0.0))
-      error->all(FLERR, "Incorrect pair_coeff for granular/exact: {} = {} must be >= 0", name,
-                 text);
-    return value;
-  };
-  auto yes_no = [&](const char *name, const char *text) {
-    if (strcmp(text, "yes") == 0) return true;
-    if (strcmp(text, "no") == 0) return false;
-    error->all(FLERR, "Incorrect pair_coeff for granular/exact: {} must be 'yes' or 'no', not '{}'",
-               name, text);
-    return false;
-  };
-
-  int iarg = first;
-  if (iarg >= narg)
-    error->all(FLERR, "Incorrect pair_coeff for granular/exact: missing normal model; usage: {}",
-               GRAMMAR);
-  if (strcmp(arg[iarg], "hooke") != 0)
-    error->all(FLERR,
-               "Incorrect pair_coeff for granular/exact: unknown normal model '{}' "
-               "(expected 'hooke'); usage: {}",
-               arg[iarg], GRAMMAR);
-  need(iarg, 2, "hooke");
-  p.kn = positive("kn", arg[iarg + 1]);
-  iarg += 2;
-
-  if (iarg < narg && strcmp(arg[iarg], "damping") == 0) {
-    need(iarg, 2, "damping");
-    if (strcmp(arg[iarg + 1], "none") == 0) {
-      iarg += 2;
-    } else if (strcmp(arg[iarg + 1], "viscous") == 0) {
-      need(iarg, 4, "damping viscous");
-      lw.damping = DAMPING_VISCOUS;
-      p.eta_n = non_negative("eta_n", arg[iarg + 2]);
-      p.eta_t = non_negative("eta_t", arg[iarg + 3]);
-      iarg += 4;
-    } else {
-      error->all(FLERR,
-                 "Incorrect pair_coeff for granular/exact: unknown damping model '{}' "
-                 "(expected 'none' or 'viscous')",
-                 arg[iarg + 1]);
+  if (model == "jaeger") {
+    // exact Cattaneo-Mindlin-Deresiewicz (Jaeger) needs the Hertz contact it is built on
+    if (lw.normal != NORMAL_HERTZ)
+      in.fail("'tangential jaeger' needs the normal model 'hertz <E> <nu>' (the Jaeger solution "
+              "is built on the Hertz contact of elastically identical spheres)");
+    lw.tangential = TANGENTIAL_JAEGER;
+    in.need(1, "tangential jaeger");
+    const double mu = in.non_negative("mu");
+    double lambda = 0.0;
+    int capacity = 0;
+    while (!in.done()) {
+      const std::string key = in.word();
+      if (key == "approx") {
+        in.need(1, "approx");
+        lambda = in.number("approx lambda", [](double v) { return v >= 0.0 && v <= 2.0; },
+                           "in [0, 2] (merge elastic segments whose slopes differ by lambda*mu)");
+      } else if (key == "capacity") {
+        in.need(1, "capacity");
+        if (in.next_is("exact")) {
+          in.word();
+          capacity = 0;
+        } else {
+          capacity = in.integer_at_least("capacity M", 2);
+        }
+      } else {
+        in.fail("unexpected argument '{}' of 'tangential jaeger' (expected 'approx <lambda>' or "
+                "'capacity <M>|exact')",
+                key);
+      }
     }
+    lw.jaeger = ge::jaeger_material(lw.young, lw.poisson, mu, lambda, capacity);
+    return;
   }
 
-  if (iarg >= narg || strcmp(arg[iarg], "tangential") != 0)
-    error->all(FLERR,
-               "Incorrect pair_coeff for granular/exact: expected 'tangential' {}; usage: {}",
-               iarg < narg ? fmt::format("but found '{}'", arg[iarg]) : std::string("at the end"),
-               GRAMMAR);
-  need(iarg, 4, "tangential <model> <kt> <mu>");
-  const char *model = arg[iarg + 1];
-  if (strcmp(model, "classic") == 0) {
-    lw.tangential = TANGENTIAL_CLASSIC;
-  } else if (strcmp(model, "refined") == 0) {
-    lw.tangential = TANGENTIAL_REFINED;
-  } else {
-    error->all(FLERR,
-               "Incorrect pair_coeff for granular/exact: unknown tangential model '{}' "
-               "(expected 'classic' or 'refined')",
-               model);
-  }
-  p.kt = positive("kt", arg[iarg + 2]);
-  p.mu = non_negative("mu", arg[iarg + 3]);
-  iarg += 4;
+  if (lw.normal == NORMAL_HERTZ)
+    in.fail("the normal model 'hertz' is available with 'tangential jaeger' only (found "
+            "'tangential {}')",
+            model);
+  if (model == "classic") lw.tangential = TANGENTIAL_CLASSIC;
+  else if (model == "refined") lw.tangential = TANGENTIAL_REFINED;
+  else in.fail("unknown tangential model '{}' (expected 'classic', 'refined' or 'jaeger')", model);
+  in.need(2, ("tangential " + model).c_str());
+  p.kt = in.positive("kt");
+  p.mu = in.non_negative("mu");
 
   const bool refined = lw.tangential == TANGENTIAL_REFINED;
   p.onset = p.slip = p.direction = p.twirl = refined;
   p.projection = true;
-  while (iarg < narg) {
-    const char *key = arg[iarg];
-    const bool is_switch = strcmp(key, "onset") == 0 || strcmp(key, "slip") == 0 ||
-        strcmp(key, "direction") == 0 || strcmp(key, "twirl") == 0 ||
-        strcmp(key, "projection") == 0;
-    if (!is_switch)
-      error->all(FLERR, "Incorrect pair_coeff for granular/exact: unexpected argument '{}'; usage: {}",
-                 key, GRAMMAR);
+  while (!in.done()) {
+    const std::string key = in.peek();
+    const bool is_switch = key == "onset" || key == "slip" || key == "direction" ||
+        key == "twirl" || key == "projection";
+    if (!is_switch) in.fail("unexpected argument '{}'; usage: {}", key, GRAMMAR);
     if (!refined)
-      error->all(FLERR,
-                 "Incorrect pair_coeff for granular/exact: '{}' is an option of 'tangential "
-                 "refined'; 'tangential classic' takes only <kt> <mu>",
-                 key);
-    need(iarg, 2, key);
-    const bool value = yes_no(key, arg[iarg + 1]);
-    if (strcmp(key, "onset") == 0) p.onset = value;
-    else if (strcmp(key, "slip") == 0) p.slip = value;
-    else if (strcmp(key, "direction") == 0) p.direction = value;
-    else if (strcmp(key, "twirl") == 0) p.twirl = value;
+      in.fail("'{}' is an option of 'tangential refined'; 'tangential classic' takes only <kt> "
+              "<mu>",
+              key);
+    in.word();
+    if (in.done()) in.fail("{} expects 1 value ('yes' or 'no')", key);
+    const bool value = in.yes_no(key.c_str());
+    if (key == "onset") p.onset = value;
+    else if (key == "slip") p.slip = value;
+    else if (key == "direction") p.direction = value;
+    else if (key == "twirl") p.twirl = value;
     else p.projection = value;
-    iarg += 2;
   }
   if (!p.projection && p.twirl)
-    error->all(FLERR,
-               "Incorrect pair_coeff for granular/exact: 'projection no' needs 'twirl no' "
-               "(the exact frame rotation of 'twirl yes' includes the projection)");
-  return lw;
+    in.fail("'projection no' needs 'twirl no' (the exact frame rotation of 'twirl yes' includes "
+            "the projection)");
+}
+
+bool PairGranularExact::any_law(int tangential) const
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j] && law[i][j].tangential == tangential) return true;
+  return false;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -552,19 +744,34 @@ void PairGranularExact::coeff(int narg, char **arg)
 PairGranularExact::Law PairGranularExact::mix_laws(const Law &a, const Law &b) const
 {
   const ge::LinearParams &pa = a.linear, &pb = b.linear;
-  const bool same_models = a.damping == b.damping && a.tangential == b.tangential &&
-      pa.onset == pb.onset && pa.slip == pb.slip && pa.direction == pb.direction &&
-      pa.twirl == pb.twirl && pa.projection == pb.projection;
+  const bool same_models = a.normal == b.normal && a.damping == b.damping &&
+      a.tangential == b.tangential && pa.onset == pb.onset && pa.slip == pb.slip &&
+      pa.direction == pb.direction && pa.twirl == pb.twirl && pa.projection == pb.projection;
   if (!same_models)
     error->all(FLERR,
                "Pair granular/exact cannot mix coefficients of types with different models or "
                "switches; give this type pair its own pair_coeff");
   Law m = a;
+  m.linear.eta_n = std::sqrt(pa.eta_n * pb.eta_n);
+  m.linear.eta_t = std::sqrt(pa.eta_t * pb.eta_t);
+  if (a.tangential == TANGENTIAL_JAEGER) {
+    // the Jaeger (Cattaneo-Mindlin) solution holds for elastically identical spheres only
+    if (a.young != b.young || a.poisson != b.poisson)
+      error->all(FLERR,
+                 "Pair granular/exact: 'tangential jaeger' needs elastically identical spheres, "
+                 "but the two types have E = {} and {}, nu = {} and {}; give the type pair its own "
+                 "pair_coeff if one material is meant",
+                 a.young, b.young, a.poisson, b.poisson);
+    if (a.jaeger.lambda != b.jaeger.lambda || a.jaeger.capacity != b.jaeger.capacity)
+      error->all(FLERR,
+                 "Pair granular/exact cannot mix 'tangential jaeger' with different approx or "
+                 "capacity settings; give this type pair its own pair_coeff");
+    m.jaeger.mu = std::sqrt(a.jaeger.mu * b.jaeger.mu);
+    return m;
+  }
   m.linear.kn = std::sqrt(pa.kn * pb.kn);
   m.linear.kt = std::sqrt(pa.kt * pb.kt);
   m.linear.mu = std::sqrt(pa.mu * pb.mu);
-  m.linear.eta_n = std::sqrt(pa.eta_n * pb.eta_n);
-  m.linear.eta_t = std::sqrt(pa.eta_t * pb.eta_t);
   return m;
 }
 
@@ -583,6 +790,18 @@ void PairGranularExact::init_style()
 
   neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
 
+  // laws whose history grows need the compact store
+  if (any_law(TANGENTIAL_JAEGER)) {
+    if (history_given && history_mode == HISTORY_NEIGH)
+      error->all(FLERR,
+                 "Pair granular/exact: 'tangential jaeger' stores a variable-length history per "
+                 "contact and needs 'history compact' (the default when it is used)");
+    history_mode = HISTORY_COMPACT;
+  }
+  if ((history_mode == HISTORY_COMPACT) != (fix_compact != nullptr) && (fix_neigh || fix_compact))
+    error->all(FLERR,
+               "Pair granular/exact: the history storage cannot change between runs; define the "
+               "pair style anew");
   create_history_fix();
 
   // largest radius per type, for a neighbour cutoff when no 'cutoff' was given
@@ -611,7 +830,8 @@ void PairGranularExact::create_history_fix()
   Fix *fix = modify->get_fix_by_id(id_history);
   if (fix == nullptr) {
     const std::string cmd = (history_mode == HISTORY_COMPACT)
-        ? fmt::format("{} all CONTACT_HISTORY/EXACT {} 1", id_history, int(ge::LINEAR_HISTORY_SIZE))
+        ? fmt::format("{} all CONTACT_HISTORY/EXACT {} {}", id_history, int(ge::LINEAR_HISTORY_SIZE),
+                      int(sizeof(ge::JaegerVertex) / sizeof(double)))
         : fmt::format("{} all NEIGH_HISTORY/EXACT {}", id_history, int(ge::LINEAR_HISTORY_SIZE));
     fix = modify->replace_fix(id_history + "_DUMMY", cmd, 1);
   }
@@ -726,6 +946,7 @@ void PairGranularExact::read_restart_settings(FILE *fp)
   }
   MPI_Bcast(&cutoff_global, 1, MPI_DOUBLE, 0, world);
   MPI_Bcast(&history_mode, 1, MPI_INT, 0, world);
+  history_given = true;
 }
 
 /* ----------------------------------------------------------------------
@@ -762,11 +983,13 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   if (found < 0) return 0.0;
   const double *stored = stored_state(i, found);
   if (stored == nullptr) return 0.0;
+  const Law &lw = law[itype][jtype];
+  if (lw.tangential == TANGENTIAL_JAEGER) return single_jaeger(i, j, lw, stored, rsq, fforce);
+
   double history[ge::LINEAR_HISTORY_SIZE];
   for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) history[k] = stored[k];
   if (history_mode == HISTORY_COMPACT && atom->tag[i] > atom->tag[j]) flip_linear_state(history);
 
-  const Law &lw = law[itype][jtype];
   const Vec3 dx = ge::vec3(atom->x[i]) - ge::vec3(atom->x[j]);
   ge::LinearStep s = contact_step(i, j, pair_geometry(i, j, dx, rsq), update->dt);
   s.dt = 0.0;    // no viscous terms, see above
@@ -783,6 +1006,44 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   svector[6] = r.ft_spring.x;
   svector[7] = r.ft_spring.y;
   svector[8] = r.ft_spring.z;
+  return 0.0;
+}
+
+/* ----------------------------------------------------------------------
+   single() of a Jaeger contact: p1 Hertz normal force, p2 |tangential force|, p3 0 (no work is
+   tracked), p4 sliding flag, p5 number of stored history vertices, p6 overlap, p7-p9 tangential
+   force on i. No viscous terms (see single()).
+------------------------------------------------------------------------- */
+
+double PairGranularExact::single_jaeger(int i, int j, const Law &lw, const double *state,
+                                        double rsq, double &fforce)
+{
+  const bool i_is_p = atom->tag[i] < atom->tag[j];
+  const int p = i_is_p ? i : j, q = i_is_p ? j : i;
+  const Vec3 pq = ge::vec3(atom->x[q]) - ge::vec3(atom->x[p]);
+  const double r = std::sqrt(rsq);
+  const double Rp = atom->radius[p], Rq = atom->radius[q];
+  ge::JaegerInput in;
+  in.normal = (1.0 / r) * pq;
+  in.delta = 0.5 * (Rp + Rq - r);
+  in.translation = Vec3{0, 0, 0};
+  in.mean_rotation = Vec3{0, 0, 0};
+  in.R = 2.0 * Rp * Rq / (Rp + Rq);
+  ge::JaegerResult res;
+  ge::jaeger_current_force(lw.jaeger, in, state, res);
+
+  // compute pair/local: force = fforce * r, the normal force pushing i away from j
+  fforce = res.N / r;
+  const Vec3 Ti = i_is_p ? res.T : -res.T;    // tangential part of the force on i
+  const double *rec = state - 2;
+  svector[0] = res.N;
+  svector[1] = ge::norm(res.T);
+  svector[3] = state[6];
+  svector[4] = rec[0];
+  svector[5] = 2.0 * in.delta;
+  svector[6] = Ti.x;
+  svector[7] = Ti.y;
+  svector[8] = Ti.z;
   return 0.0;
 }
 

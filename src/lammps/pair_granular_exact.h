@@ -9,6 +9,7 @@
 
 #include "pair.h"
 
+#include "contact/jaeger.hpp"
 #include "contact/linear_frictional.hpp"
 
 #include <string>
@@ -39,12 +40,16 @@ class PairGranularExact : public Pair {
 
   // one type pair's contact law, as given by pair_coeff (or mixed)
   struct Law {
-    ge::LinearParams linear;
+    int normal;        // NORMAL_HOOKE or NORMAL_HERTZ
     int damping;       // DAMPING_NONE or DAMPING_VISCOUS
-    int tangential;    // TANGENTIAL_CLASSIC or TANGENTIAL_REFINED
+    int tangential;    // TANGENTIAL_CLASSIC, _REFINED or _JAEGER
+    ge::LinearParams linear;     // hooke + classic|refined; its eta_n, eta_t serve every law
+    ge::JaegerMaterial jaeger;   // hertz + jaeger
+    double young, poisson;       // hertz: Young's modulus and Poisson ratio as given
   };
+  enum { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1 };
   enum { DAMPING_NONE = 0, DAMPING_VISCOUS = 1 };
-  enum { TANGENTIAL_CLASSIC = 0, TANGENTIAL_REFINED = 1 };
+  enum { TANGENTIAL_CLASSIC = 0, TANGENTIAL_REFINED = 1, TANGENTIAL_JAEGER = 2 };
 
  protected:
   Law **law;                     // law[itype][jtype]
@@ -53,6 +58,7 @@ class PairGranularExact : public Pair {
   // neighbour slot) or the compact store (a record per touching contact, variable length)
   enum { HISTORY_NEIGH = 0, HISTORY_COMPACT = 1 };
   int history_mode;
+  bool history_given;            // 'history' was set in pair_style
   class FixNeighHistoryExact *fix_neigh;
   class FixContactHistoryExact *fix_compact;
   std::string id_history;        // ID of the history fix
@@ -66,8 +72,17 @@ class PairGranularExact : public Pair {
   void allocate();
   void create_history_fix();
   template <class Store> void compute_contacts(Store store, bool advance, double *tally);
+  void jaeger_contact(int i, int j, bigint &slot, const Law &lw, bool advance, double weight,
+                      double *tally);
   const double *stored_state(int i, int slot) const;
+  double single_jaeger(int i, int j, const Law &lw, const double *state, double rsq,
+                       double &fforce);
   Law parse_law(int narg, char **arg, int first);
+  class CoeffReader;
+  void parse_normal(CoeffReader &in, Law &lw);
+  void parse_damping(CoeffReader &in, Law &lw);
+  void parse_tangential(CoeffReader &in, Law &lw);
+  bool any_law(int tangential) const;
   Law mix_laws(const Law &a, const Law &b) const;
   // geometry of a touching pair (i, j): branch vector, distance, contact-point radii
   struct PairGeometry {
@@ -76,8 +91,7 @@ class PairGranularExact : public Pair {
   };
   PairGeometry pair_geometry(int i, int j, const ge::Vec3 &dx, double rsq) const;
   ge::LinearStep contact_step(int i, int j, const PairGeometry &g, double dt) const;
-  static void add_branch_force_product(double weight, const ge::LinearStep &s,
-                                       const ge::LinearResult &r, const ge::Vec3 &dx,
+  static void add_branch_force_product(double weight, const ge::Vec3 &l, const ge::Vec3 &force,
                                        double *sum);
   void apply_contact(int i, int j, const ge::LinearResult &r, const ge::LinearStep &s,
                      const PairGeometry &g, int nlocal, int newton_pair);

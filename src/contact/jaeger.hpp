@@ -1,0 +1,553 @@
+// Jaeger contact: Hertz normal force and the exact Cattaneo-Mindlin-Deresiewicz tangential force
+// of two elastically identical spheres for any sequence of finite movements, through Jaeger's
+// equivalent load history as implemented by M. R. Kuhn, "Implementation of the Jaeger contact
+// model for discrete element simulations", IJNME 2011 (arXiv:1812.10374).
+// Specification: design/jaeger.md ("spec" below; section numbers refer to it). Kuhn's own
+// equations and listings are lost; the spec rebuilds them (spec section 8).
+//
+// Conventions (spec section 1): half-overlap delta = (r_p + r_q - |x_q - x_p|)/2, tangential
+// half-shift u of q relative to p, N = C_H delta^{3/2}. T points along the accumulated elastic
+// shift of q relative to p (a stretched spring): the force on q is N n - T.
+//
+// State of one contact: a stack of history vertices (delta*_i, N*_i, theta*_i), i = 1..n, with
+// the origin (0, 0) as the implicit vertex 0, the previous tangential force T (local 2-vector) and
+// a unit quaternion q for the contact frame. Segment i runs from vertex i-1 to vertex i with force
+// slope theta*_i = dT/dN (|theta*_i| <= mu) and displacement slope kappa theta*_i; every vertex is
+// the apex of the cone |u - u_i| <= mu kappa (delta - delta*_i) and the cones are nested.
+//
+// Departures from the spec's pseudo-code (section 3), where it fails on valid input; the tests
+// StepsEndingOnAStoredVertex, SymmetricCyclesAtConstantLoadFollowMasing and
+// UnloadingAlongTheSegmentNearTheBackwardCone show each failure and its fix:
+//  * after an elimination the new point lies on the cone of the vertex below, so c = 0 up to
+//    round-off. The spec's ROOT rejects the root when round-off makes it negative (or 0/0: a step
+//    that retraces an elastic step, pure normal unloading back onto a stored delta*, a round-off
+//    continued loading at the peak of a cycle) and the walk slides down to gross sliding,
+//    |T| = mu N instead of the force of that vertex. Here a point in or on the cone of the vertex
+//    gives s = 0: the distance outside the apex's cone does not increase along the segment
+//    (spec 2.7), so the apex stays at the vertex.
+//  * c/(sqrt(B^2 + A c) - B) cancels catastrophically for B > 0, A c << B^2 (unloading with a
+//    movement along the segment, new point near the backward cone): 5e-5 mu N off when |D|
+//    exceeds mu kappa |L| by 1e-12 relative, gross sliding when they are equal. For B > 0 the
+//    conjugate (B + sqrt)/A is used, and the discriminant is formed without cancellation.
+//  * a cut within tol_delta of the vertex below is taken at that vertex, and a cut within
+//    tol_delta of the current indentation at delta itself: no segment of round-off length is
+//    created (the spec's note to section 3 intends this) and the top vertex is the current state.
+// Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
+#pragma once
+
+#include "contact/vec3.hpp"
+
+namespace ge {
+
+struct JaegerMaterial {
+  double E_hat = 0.0;    // plane-strain modulus E^ = E/(1-nu^2) = 2G/(1-nu)
+  double kappa = 0.0;    // k_n/k_t = (2-nu)/(2(1-nu))
+  double mu = 0.0;       // friction coefficient
+  double lambda = 0.0;   // Kuhn's approximation: merge successive elastic segments whose slopes
+                         // differ by <= lambda*mu (0 = off) (spec 4.1)
+  int capacity = 0;      // at most this many stored vertices per contact, merging by the spec 4.3
+                         // rule (0 = exact, unbounded)
+};
+
+GE_INLINE JaegerMaterial jaeger_material(double E_young, double nu, double mu, double lambda,
+                                         int capacity)
+{
+  JaegerMaterial m;
+  m.E_hat = E_young / (1.0 - nu * nu);
+  m.kappa = (2.0 - nu) / (2.0 * (1.0 - nu));
+  m.mu = mu;
+  m.lambda = lambda;
+  m.capacity = capacity;
+  return m;
+}
+
+// C_H = (4/3) E^ sqrt(R), R = 2 r_p r_q/(r_p + r_q): with the half-overlap this is the classical
+// Hertz law (4/3) E* sqrt(R*) (2 delta)^{3/2}, E* = E^/2, R* = R/2 (spec 2.1 and section 1).
+GE_INLINE double jaeger_hertz_constant(const JaegerMaterial &m, double R)
+{
+  return (4.0 / 3.0) * m.E_hat * std::sqrt(R);
+}
+
+// One stored history vertex (delta*, N*, theta*): 32 bytes, Kuhn's four floats (spec 6.2).
+// N* = C_H delta*^{3/2} is stored rather than recomputed: a vertex that becomes the equivalent
+// point (spec 3, Kuhn lines 25/41) then gives back its force exactly, and the stack walk needs
+// no square root per visited vertex.
+struct JaegerVertex {
+  double delta, N, theta1, theta2;
+};
+
+// View of one contact's history stack in caller-owned memory. vertex[0..count-1] are vertices
+// 1..count (vertex 0, the origin, is implicit). The kernel never writes beyond vertex[room-1].
+struct JaegerHistory {
+  JaegerVertex *vertex;
+  int count;
+  int room;
+};
+
+// A step pushes at most one vertex (after eliminations and merges), so the caller provides
+// room >= count + 1 before each step; with capacity M > 0 the count never exceeds M after a
+// step, so room = M + 1 suffices forever. (Should the caller provide less, the kernel merges by
+// the 4.3 rule before a push instead of writing past room.)
+GE_INLINE int jaeger_room_needed(const JaegerMaterial &m, int count)
+{
+  (void) m;
+  return count + 1;
+}
+
+// What a step did (optional output of jaeger_step, for diagnostics and tests).
+enum JaegerStepKind : int {
+  JAEGER_SEPARATED = 0,      // delta <= 0: history cleared, no force
+  JAEGER_NO_MOVEMENT = 1,    // the point did not move (within tol_delta): nothing changed
+  JAEGER_ELASTIC = 2,        // inside the top cone: one elastic segment pushed (spec 2.4)
+  JAEGER_PARTIAL_SLIP = 3,   // equivalent point found on a stored segment (spec 2.5)
+  JAEGER_GROSS_SLIP = 4      // every segment eliminated: sliding on the whole contact (2.6)
+};
+struct JaegerStepInfo {
+  int kind = JAEGER_SEPARATED;
+  int eliminated = 0;        // segments removed by repetitive elimination (2.6)
+  bool cut_on_slip = false;  // the equivalent point lies on a slip segment (linear root, S2)
+};
+
+namespace jaeger_detail {
+
+constexpr double kTolDelta = 1e-14;    // zero length, relative to delta (spec 3, tol_delta)
+constexpr double kEpsSlope = 1e-9;     // |theta| >= mu (1 - eps) is a slip slope (spec 3, eps)
+constexpr double kLossless = 1e-12;    // slopes this close (relative to mu) are identical (4.1)
+
+struct V2 {
+  double x, y;
+};
+GE_INLINE V2 operator+(const V2 &a, const V2 &b) { return {a.x + b.x, a.y + b.y}; }
+GE_INLINE V2 operator-(const V2 &a, const V2 &b) { return {a.x - b.x, a.y - b.y}; }
+GE_INLINE V2 operator*(double s, const V2 &a) { return {s * a.x, s * a.y}; }
+GE_INLINE double dot(const V2 &a, const V2 &b) { return a.x * b.x + a.y * b.y; }
+GE_INLINE double cross(const V2 &a, const V2 &b) { return a.x * b.y - a.y * b.x; }
+GE_INLINE double norm(const V2 &a) { return std::sqrt(dot(a, a)); }
+GE_INLINE V2 slope(const JaegerVertex &v) { return {v.theta1, v.theta2}; }
+
+GE_INLINE double hertz(double C_H, double delta) { return C_H * delta * std::sqrt(delta); }
+
+GE_INLINE bool is_slip(const V2 &theta, double mu) { return norm(theta) >= mu * (1.0 - kEpsSlope); }
+
+// Back-off s = delta*_k - delta* >= 0 of the equivalent apex along the top segment (slope theta)
+// such that the new point (L, D) relative to vertex k lies on the apex's cone (spec 2.5, eq. C):
+//   |D + kappa theta s| = mu kappa (L + s),   i.e.  A s^2 - 2 B s - c = 0.
+// The signed distance of the point outside the apex's cone does not increase with s (the
+// segment's slope is at most the cone's), so the admissible root is the first s where it reaches
+// zero; it is the larger root, and L + s >= 0 holds for it. Returns -1 when there is none (a
+// slip segment in continued loading: the segment is eliminated).
+GE_INLINE double backoff(const V2 &theta, const V2 &D, double L, double mu, double kappa,
+                         bool slip_segment)
+{
+  const double mk = mu * kappa;
+  const double c = dot(D, D) - (mk * L) * (mk * L);
+  // Already in the cone of vertex k (also on its boundary, where round-off decides the sign of
+  // c): the apex stays at the vertex. Without this the root formulas give s = 0- or 0/0 and the
+  // walk wrongly goes on down to gross sliding.
+  if (L >= 0.0 && c <= 0.0) return 0.0;
+  const double B = kappa * (dot(D, theta) - mu * mk * L);
+  double s;
+  if (slip_segment) {
+    // A = 0 (Kuhn's lines 28-35, eq. 7): unloading within the cone has the linear root; B >= 0
+    // is continued loading, the cone grows past the whole segment
+    if (B >= 0.0) return -1.0;
+    s = c / (-2.0 * B);
+  } else {
+    const double A = kappa * kappa * (mu * mu - dot(theta, theta));
+    // B^2 + A c = kappa^2 (mu^2 |w|^2 - (w x theta)^2), w = D - kappa L theta: the same number
+    // without the cancellation of two nearly equal terms (exact zero for pure normal unloading
+    // of a theta = 0 segment, the double root of 2.5)
+    const V2 w = D - (kappa * L) * theta;
+    const double wx = cross(w, theta);
+    const double disc = kappa * kappa * (mu * mu * dot(w, w) - wx * wx);
+    const double sq = disc > 0.0 ? std::sqrt(disc) : 0.0;
+    // the larger root (B + sq)/A in the form that does not cancel (Kuhn's eqs. 5/6)
+    s = B > 0.0 ? (B + sq) / A : c / (sq - B);
+  }
+  // round-off guards only: the exact root is >= 0 and >= -L
+  if (!(s >= 0.0)) s = 0.0;
+  return s < -L ? -L : s;
+}
+
+// Remove stored vertex j (vertex j+1, never the top one): its two segments become one whose
+// slope is the Delta N-weighted mean, so T = sum theta* Delta N* is kept exactly and the merged
+// slope, a convex combination, keeps |theta| <= mu and the cones nested (spec 4.1).
+GE_INLINE void merge_vertex(JaegerHistory &h, int j)
+{
+  JaegerVertex *v = h.vertex;
+  const double N0 = j > 0 ? v[j - 1].N : 0.0;
+  const double dN1 = v[j].N - N0, dN2 = v[j + 1].N - v[j].N;
+  const double w = 1.0 / (dN1 + dN2);
+  v[j + 1].theta1 = (dN1 * v[j].theta1 + dN2 * v[j + 1].theta1) * w;
+  v[j + 1].theta2 = (dN1 * v[j].theta2 + dN2 * v[j + 1].theta2) * w;
+  for (int i = j; i + 1 < h.count; ++i) v[i] = v[i + 1];
+  --h.count;
+}
+
+// Merge the two top-most segments while their slopes differ by at most `threshold` (only
+// elastic ones if elastic_only). Only a push can create a new similar pair, and it is on top,
+// so looking at the top pair after each push keeps the whole stack reduced.
+GE_INLINE void merge_top(JaegerHistory &h, double mu, double threshold, bool elastic_only)
+{
+  while (h.count >= 2) {
+    const V2 a = slope(h.vertex[h.count - 2]), b = slope(h.vertex[h.count - 1]);
+    if (elastic_only && (is_slip(a, mu) || is_slip(b, mu))) return;
+    if (norm(a - b) > threshold) return;
+    merge_vertex(h, h.count - 2);
+  }
+}
+
+// The interior vertex whose removal moves the force-space polyline least (spec 4.3):
+// cost_j = |theta*_j - theta*_{j+1}| dN1 dN2/(dN1 + dN2). The base of an active slip segment on
+// top is kept. With nothing else to choose (two vertices, slip on top) vertex 1 goes.
+GE_INLINE int cheapest_vertex(const JaegerHistory &h, double mu)
+{
+  const JaegerVertex *v = h.vertex;
+  const int n = h.count;
+  const bool top_slip = is_slip(slope(v[n - 1]), mu);
+  int best_j = 0;
+  double best = -1.0;
+  double N0 = 0.0;
+  for (int j = 0; j + 1 < n; ++j) {
+    const double dN1 = v[j].N - N0, dN2 = v[j + 1].N - v[j].N;
+    N0 = v[j].N;
+    if (j == n - 2 && top_slip) continue;
+    const double cost = norm(slope(v[j]) - slope(v[j + 1])) * (dN1 * dN2 / (dN1 + dN2));
+    if (best < 0.0 || cost < best) {
+      best = cost;
+      best_j = j;
+    }
+  }
+  return best_j;
+}
+
+// APPROXIMATE (4.1) and ENFORCE_CAPACITY (4.3), run after every push.
+GE_INLINE void reduce(const JaegerMaterial &m, JaegerHistory &h)
+{
+  if (m.lambda > 0.0) merge_top(h, m.mu, m.lambda * m.mu, true);
+  if (m.capacity > 0) {
+    merge_top(h, m.mu, kLossless * m.mu, false);    // lossless: no corner, nothing changes
+    while (h.count > m.capacity) merge_vertex(h, cheapest_vertex(h, m.mu));
+  }
+}
+
+// Push a vertex. A caller that left no room (room < count + 1, a broken contract) gets a merge
+// by the 4.3 rule first instead of a write past vertex[room-1].
+GE_INLINE void push(JaegerHistory &h, const JaegerVertex &v, double mu)
+{
+  if (h.room <= 0) return;
+  while (h.count >= h.room && h.count >= 2) merge_vertex(h, cheapest_vertex(h, mu));
+  if (h.count >= h.room) {
+    // room == count == 1: fold the stored vertex into the new segment (Delta N-weighted)
+    JaegerVertex &u = h.vertex[0];
+    const double w = 1.0 / v.N;
+    const double t1 = (u.N * u.theta1 + (v.N - u.N) * v.theta1) * w;
+    const double t2 = (u.N * u.theta2 + (v.N - u.N) * v.theta2) * w;
+    u = {v.delta, v.N, t1, t2};
+    return;
+  }
+  h.vertex[h.count++] = v;
+}
+
+}    // namespace jaeger_detail
+
+// The tangential procedure of spec 3 (with APPROXIMATE / ENFORCE_CAPACITY of 4) in the local
+// 2-D frame: delta = half-overlap at the end of the step, du = tangential half-shift of q
+// relative to p during the step, T = previous tangential force, updated in place. Returns N.
+// delta <= 0 clears the history and T.
+GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, const double du[2],
+                             double T[2], JaegerHistory &h, JaegerStepInfo *info)
+{
+  using namespace jaeger_detail;
+  JaegerStepInfo local;
+  JaegerStepInfo &out = info ? *info : local;
+  out = JaegerStepInfo();
+  if (!(delta > 0.0)) {    // contact lost (7.4)
+    h.count = 0;
+    T[0] = T[1] = 0.0;
+    return 0.0;
+  }
+  const double N = hertz(C_H, delta);
+  const double tol = kTolDelta * delta;
+  const double mu = m.mu, kappa = m.kappa;
+  int k = h.count;
+  // the new point relative to the top vertex (= the state at the end of the last step)
+  double L = delta - (k > 0 ? h.vertex[k - 1].delta : 0.0);
+  V2 D = {du[0], du[1]};
+
+  // ---- elastic (stick) step: the point is in the top cone (2.4, Kuhn line 15)
+  if (L >= 0.0 && norm(D) <= mu * kappa * L) {
+    if (L <= tol) {
+      out.kind = JAEGER_NO_MOVEMENT;
+      return N;
+    }
+    const V2 theta = (1.0 / (kappa * L)) * D;    // |theta| <= mu (line 17)
+    const double Nk = k > 0 ? h.vertex[k - 1].N : 0.0;
+    T[0] += theta.x * (N - Nk);                   // (E) of 2.3, line 18
+    T[1] += theta.y * (N - Nk);
+    push(h, {delta, N, theta.x, theta.y}, mu);
+    reduce(m, h);
+    out.kind = JAEGER_ELASTIC;
+    return N;
+  }
+
+  // ---- slip: walk down to the segment that holds the equivalent point (2.5, 2.6; Fig. 3)
+  V2 Tk = {T[0], T[1]};    // force at vertex k
+  double d_eq = 0.0, N_eq = 0.0;
+  V2 T_eq = {0.0, 0.0}, D_eq = D;    // gross sliding unless a segment holds the point
+  while (k > 0) {
+    JaegerVertex &top = h.vertex[k - 1];
+    const double d_below = k > 1 ? h.vertex[k - 2].delta : 0.0;
+    const double N_below = k > 1 ? h.vertex[k - 2].N : 0.0;
+    const V2 theta = slope(top);
+    const double ell = top.delta - d_below;
+    const bool slip_segment = is_slip(theta, mu);
+    const double s = backoff(theta, D, L, mu, kappa, slip_segment);
+    // on this segment, unless the cut is within tol_delta of the vertex below: then that vertex
+    // is the equivalent point (found on the next pass with s = 0), and no segment of round-off
+    // length is left behind (the spec's note to section 3 expects this of s ~ l)
+    if (s >= 0.0 && ell - s > tol) {
+      out.cut_on_slip = slip_segment;
+      if (s <= tol) {
+        // delta* is vertex k itself: reuse its stored values (lines 25/41)
+        d_eq = top.delta;
+        N_eq = top.N;
+        T_eq = Tk;
+      } else {
+        // delta* = delta (pure normal unloading on this segment, the double root of 2.5):
+        // take the current values exactly, so the top vertex is the current state
+        const bool at_current = L + s <= tol;
+        d_eq = at_current ? delta : top.delta - s;
+        N_eq = at_current ? N : hertz(C_H, d_eq);
+        T_eq = Tk - (top.N - N_eq) * theta;
+        top.delta = d_eq;    // truncate the top segment (lines 49-51)
+        top.N = N_eq;
+      }
+      D_eq = D + (kappa * s) * theta;    // new point relative to the equivalent apex
+      break;
+    }
+    // the point has left the cone of vertex k-1 too: eliminate segment k (lines 50-53)
+    D = D + (kappa * ell) * theta;
+    L += ell;
+    Tk = Tk - (top.N - N_below) * theta;
+    --k;
+    h.count = k;
+    ++out.eliminated;
+    if (k == 0) Tk = {0.0, 0.0};    // exact value at the origin: no round-off carried over
+    D_eq = D;
+  }
+  out.kind = k > 0 ? JAEGER_PARTIAL_SLIP : JAEGER_GROSS_SLIP;
+
+  // ---- new slip segment from delta* to delta, force slope mu towards the point (lines 62-67)
+  const double dn = norm(D_eq);
+  const V2 theta_new = dn > 0.0 ? (mu / dn) * D_eq : V2{0.0, 0.0};
+  T[0] = T_eq.x + theta_new.x * (N - N_eq);
+  T[1] = T_eq.y + theta_new.y * (N - N_eq);
+  if (delta - d_eq > tol) push(h, {delta, N, theta_new.x, theta_new.y}, mu);    // lines 70-71
+  reduce(m, h);
+  return N;
+}
+
+GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, const double du[2],
+                             double T[2], JaegerHistory &h)
+{
+  return jaeger_step(m, C_H, delta, du, T, h, nullptr);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Contact frame (spec 5): unit quaternion q = (q0, q1, q2, q3), scalar first, local -> global,
+// local axis 3 = the contact normal. All zero = not set.
+
+namespace jaeger_detail {
+
+// a (x) b (spec 5.3)
+GE_INLINE void quat_mul(const double a[4], const double b[4], double out[4])
+{
+  out[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  out[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  out[2] = a[0] * b[2] + a[2] * b[0] + a[3] * b[1] - a[1] * b[3];
+  out[3] = a[0] * b[3] + a[3] * b[0] + a[1] * b[2] - a[2] * b[1];
+}
+
+GE_INLINE void quat_normalize(double q[4])
+{
+  const double s = 1.0 / std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (int i = 0; i < 4; ++i) q[i] *= s;
+}
+
+}    // namespace jaeger_detail
+
+GE_INLINE bool jaeger_frame_set(const double q[4])
+{
+  return q[0] != 0.0 || q[1] != 0.0 || q[2] != 0.0 || q[3] != 0.0;
+}
+
+// Columns of R(q) (spec 5.3): the local axes in the global frame.
+GE_INLINE Vec3 jaeger_frame_axis1(const double q[4])
+{
+  return {1.0 - 2.0 * (q[2] * q[2] + q[3] * q[3]), 2.0 * (q[1] * q[2] + q[0] * q[3]),
+          2.0 * (q[1] * q[3] - q[0] * q[2])};
+}
+GE_INLINE Vec3 jaeger_frame_axis2(const double q[4])
+{
+  return {2.0 * (q[1] * q[2] - q[0] * q[3]), 1.0 - 2.0 * (q[1] * q[1] + q[3] * q[3]),
+          2.0 * (q[2] * q[3] + q[0] * q[1])};
+}
+// R(q) e3: the frame's normal
+GE_INLINE Vec3 jaeger_frame_normal(const double q[4])
+{
+  return {2.0 * (q[1] * q[3] + q[0] * q[2]), 2.0 * (q[2] * q[3] - q[0] * q[1]),
+          1.0 - 2.0 * (q[1] * q[1] + q[2] * q[2])};
+}
+
+// Initial frame, local e3 -> n, from the two Euler angles of spec 5.3 (atan2: accurate also for
+// n near -e3, where acos loses digits).
+GE_INLINE void jaeger_frame_init(double q[4], const Vec3 &n)
+{
+  const double alpha = std::atan2(n.y, n.x);
+  const double beta = std::atan2(std::sqrt(n.x * n.x + n.y * n.y), n.z);
+  const double ca = std::cos(0.5 * alpha), sa = std::sin(0.5 * alpha);
+  const double cb = std::cos(0.5 * beta), sb = std::sin(0.5 * beta);
+  q[0] = ca * cb;
+  q[1] = -sa * sb;
+  q[2] = ca * sb;
+  q[3] = sa * cb;
+  jaeger_detail::quat_normalize(q);
+}
+
+// Carry the frame through one step (spec 5.2, made exact): the step's mean rotation theta =
+// (dphi_p + dphi_q)/2 is split into a twist about the old normal, by psi with tan(psi/2) =
+// (theta.n_old) tan(t/2)/t, t = |theta|, and the smallest tilt onto the new normal (the
+// swing-twist decomposition used by the linear law's update_frame): q <- tilt (x) twist (x) q.
+// For a rigid-body rotation of the pair (n_new = R(theta) n_old) the product is R(theta) itself,
+// so the local force is unchanged to round-off however many steps. The tilt starts from the
+// frame's own normal after the twist, not from n_old: then R(q) e3 = n_new to round-off after
+// every update whatever n_old the caller passes, and no error accumulates.
+GE_INLINE void jaeger_frame_update(double q[4], const Vec3 &n_old, const Vec3 &n_new,
+                                   const Vec3 &mean_rotation)
+{
+  using jaeger_detail::quat_mul;
+  using jaeger_detail::quat_normalize;
+  double a[4] = {q[0], q[1], q[2], q[3]};
+  const double u = dot(mean_rotation, n_old) *
+      tan_half_over_angle(dot(mean_rotation, mean_rotation));    // tan(psi/2)
+  if (u != 0.0) {
+    // (1, u n_old) is the twist quaternion times 1/cos(psi/2): normalized below
+    const double tw[4] = {1.0, u * n_old.x, u * n_old.y, u * n_old.z};
+    quat_mul(tw, q, a);
+  }
+  quat_normalize(a);
+  const Vec3 m = jaeger_frame_normal(a);
+  if (same(m, n_new)) {
+    for (int i = 0; i < 4; ++i) q[i] = a[i];
+    return;
+  }
+  // min-arc quaternion (1 + m.n, m x n) (5.3), 1 + m.n = 2 - |m - n|^2/2 without cancellation
+  const Vec3 d = m - n_new, c = cross(m, n_new);
+  const double w = 2.0 - 0.5 * dot(d, d);
+  if (w <= 1e-12) {
+    // the normal reversed within one step (not a physical contact): no unique tilt, restart
+    jaeger_frame_init(q, n_new);
+    return;
+  }
+  const double tilt[4] = {w, c.x, c.y, c.z};
+  quat_mul(tilt, a, q);
+  quat_normalize(q);
+}
+
+GE_INLINE Vec3 jaeger_to_global(const double q[4], double t1, double t2)
+{
+  return t1 * jaeger_frame_axis1(q) + t2 * jaeger_frame_axis2(q);
+}
+
+GE_INLINE void jaeger_to_local(const double q[4], const Vec3 &v, double out[2])
+{
+  out[0] = dot(jaeger_frame_axis1(q), v);
+  out[1] = dot(jaeger_frame_axis2(q), v);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Per-contact driver (spec 5.4).
+
+struct JaegerInput {
+  Vec3 normal;          // unit normal p -> q at the end of the step
+  double delta;         // half-overlap at the end of the step (> 0 in contact)
+  Vec3 translation;     // contact translation of q relative to p during the step (global; only
+                        // its tangential part is used)
+  Vec3 mean_rotation;   // (dphi_p + dphi_q)/2, rotation vector of the step
+  double R;             // averaged radius
+};
+
+struct JaegerResult {
+  double N = 0;
+  Vec3 T{0, 0, 0};             // global tangential force; force on q = N n - T
+  double T_local[2] = {0, 0};
+  bool sliding = false;        // the force is on the friction cone, |T| = mu N (gross sliding)
+};
+
+// Number of doubles of the per-contact state: q (4), T_local (2).
+constexpr int JAEGER_STATE_SIZE = 6;
+
+namespace jaeger_detail {
+GE_INLINE bool on_cone(const double T[2], double mu, double N)
+{
+  const double cap = mu * N * (1.0 - kEpsSlope);
+  return T[0] * T[0] + T[1] * T[1] >= cap * cap;
+}
+}    // namespace jaeger_detail
+
+// state[0..3] = q, state[4..5] = T_local (local frame, the "previous-force convention" of 5.4:
+// the stored force turns with the frame, so a rigid rotation leaves it unchanged); all zero = new
+// contact. A new contact starts with a frame from its normal, an empty history, T = 0, and is
+// then driven by the full tangential half-shift of its first step (spec 8.16).
+GE_INLINE void jaeger_contact_step(const JaegerMaterial &m, const JaegerInput &in,
+                                   double state[6], JaegerHistory &h, JaegerResult &r)
+{
+  r = JaegerResult();
+  double *q = state, *T = state + 4;
+  if (!(in.delta > 0.0)) {
+    h.count = 0;
+    for (int i = 0; i < JAEGER_STATE_SIZE; ++i) state[i] = 0.0;
+    return;
+  }
+  if (!jaeger_frame_set(q)) {
+    jaeger_frame_init(q, in.normal);
+    h.count = 0;
+    T[0] = T[1] = 0.0;
+  } else {
+    jaeger_frame_update(q, jaeger_frame_normal(q), in.normal, in.mean_rotation);
+  }
+  // half-shift in the end-of-step frame; its axes 1, 2 span the tangent plane of in.normal, so
+  // the normal part of the translation drops out
+  double du[2];
+  jaeger_to_local(q, in.translation, du);
+  du[0] *= 0.5;
+  du[1] *= 0.5;
+  r.N = jaeger_step(m, jaeger_hertz_constant(m, in.R), in.delta, du, T, h);
+  r.T_local[0] = T[0];
+  r.T_local[1] = T[1];
+  r.T = jaeger_to_global(q, T[0], T[1]);
+  r.sliding = jaeger_detail::on_cone(T, m.mu, r.N);
+}
+
+// Forces of a contact at its current geometry without advancing it (run setup, single()): the
+// stored force, carried from the frame's normal onto in.normal by the smallest rotation.
+GE_INLINE void jaeger_current_force(const JaegerMaterial &m, const JaegerInput &in,
+                                    const double state[6], JaegerResult &r)
+{
+  r = JaegerResult();
+  if (!(in.delta > 0.0)) return;
+  r.N = jaeger_detail::hertz(jaeger_hertz_constant(m, in.R), in.delta);
+  const double *q = state, *T = state + 4;
+  if (!jaeger_frame_set(q)) return;    // new contact: no tangential force yet
+  r.T_local[0] = T[0];
+  r.T_local[1] = T[1];
+  const Vec3 t = jaeger_to_global(q, T[0], T[1]), n = jaeger_frame_normal(q);
+  // the frame's normal matches the normal of its last step only to round-off (a few 1e-16): at
+  // the same geometry (run setup, restart) return the step's own force bit for bit
+  const Vec3 dn = n - in.normal;
+  r.T = dot(dn, dn) <= 1e-28 ? t : rotate_a_to_b(t, n, in.normal);
+  r.sliding = jaeger_detail::on_cone(T, m.mu, r.N);
+}
+
+}    // namespace ge

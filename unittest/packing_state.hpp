@@ -1,0 +1,98 @@
+// Shared by the deck tests that run the sheared packing (unittest/decks/in.sheared_packing):
+// writing, reading and comparing its state, and running it under mpirun.
+#pragma once
+
+#include "deck_util.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace packing {
+
+const std::string kDecks = deck::source_path("unittest/decks");
+const std::string kPacking = kDecks + "/in.sheared_packing";
+const std::string kLoadedPacking = kDecks + "/in.loaded_packing";
+const std::string kWriteState = deck::source_path("unittest/decks/in.write_state");
+// columns of the pair dump after the two ids: p7-p9 (tangential force on the first atom) are odd
+const std::vector<int> kOddPairColumns = {6, 7, 8};
+
+// Full precision in input text (std::to_string prints 6 decimals: 2.956e-6 -> "0.000003").
+inline std::string num(double x)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.17g", x);
+  return buf;
+}
+
+inline void write_state(deck::Lammps &lmp, const std::string &out)
+{
+  lmp.command("variable out index " + out + "\ninclude " + kWriteState);
+}
+
+struct State {
+  std::map<long, std::vector<double>> atoms;
+  std::map<std::pair<long, long>, std::vector<double>> pairs;
+  std::vector<double> totals;    // global vector of the pair style (compute pair), if read
+};
+
+// The pair style's global vector (compute `totals`), as of the last thermo output.
+inline std::vector<double> pair_totals(deck::Lammps &lmp)
+{
+  auto *v = static_cast<double *>(
+      lammps_extract_compute(lmp.handle(), "totals", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
+  if (!v) return {};
+  return std::vector<double>(v, v + 17);
+}
+
+inline State read_state(const std::string &out)
+{
+  State s;
+  s.atoms = deck::read_atom_dump(out + ".atoms");
+  for (auto &[id, row] : s.atoms) row.erase(row.begin());    // drop the owning process
+  s.pairs = deck::read_pair_dump(out + ".pairs", kOddPairColumns);
+  return s;
+}
+
+inline void expect_same_state(const State &a, const State &b, double tolerance, const char *what)
+{
+  ASSERT_GT(a.pairs.size(), 1000u) << what << ": too few contacts to test anything";
+  const double d_atoms = deck::max_relative_difference(a.atoms, b.atoms);
+  const double d_pairs = deck::max_relative_difference(a.pairs, b.pairs);
+  std::printf("  %s: %zu atoms, %zu contacts, max relative difference atoms %.3e, contacts %.3e\n",
+              what, a.atoms.size(), a.pairs.size(), d_atoms, d_pairs);
+  EXPECT_LE(d_atoms, tolerance) << what;
+  EXPECT_LE(d_pairs, tolerance) << what;
+}
+
+
+// Run the packing deck under mpirun with `ranks` processes and read its final state; `moved` gets
+// the number of atoms that changed their owning process during the run.
+inline State mpi_state(int ranks, const std::string &vars, const std::string &out, int *moved,
+                       const std::string &deck_file = kPacking)
+{
+  const std::string driver = "mpi_driver.in";
+  {
+    std::ofstream d(driver);
+    d << "variable packing_dir index " << kDecks << "\n"
+      << "include " << deck_file << "\n"
+      << "write_dump all custom ${out}.start id proc modify sort id\n"
+      << "run ${nsteps}\n"
+      // re-establish ghosts (fix deform remaps owned atoms at the end of a step) before reading
+      // every contact with compute pair/local; no movement, the stored state is unchanged
+      << "run 0 post no\n"
+      << "include " << kWriteState << "\n";
+  }
+  const int rc = deck::run_mpi(ranks, driver, vars + " -var out " + out, out + ".log");
+  EXPECT_EQ(rc, 0) << "mpirun with " << ranks << " ranks failed, see " << out << ".log.out";
+  *moved = 0;
+  const auto start = deck::read_atom_dump(out + ".start");
+  const auto end = deck::read_atom_dump(out + ".atoms");
+  for (const auto &[id, row] : start)
+    if (end.count(id)) *moved += (row[0] != end.at(id)[0]);
+  return read_state(out);
+}
+
+}    // namespace packing

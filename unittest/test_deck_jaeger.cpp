@@ -1,0 +1,268 @@
+// Deck tests of pair granular/exact with `hertz` + `tangential jaeger`, through LAMMPS with the
+// plugin loaded: the Mindlin-Deresiewicz load-unload path driven by prescribed motion against its
+// closed form (jaeger.md section 7.1), and the invariances of a packing whose contacts carry long
+// histories in the compact store (serial == MPI with migration, restart == uninterrupted run).
+#include "packing_state.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+std::string num(double x)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.17g", x);
+  return buf;
+}
+
+// SI parameter set of jaeger.md section 7.1: r = 1 mm spheres, G = 30 GPa, nu = 0.25, mu = 0.4;
+// press to N0 = 10 N, then raise T and N proportionally (dT/dN = beta = 0.6) to N1 = 25 N and
+// back to N0.
+struct MindlinDeresiewicz {
+  const double r = 1e-3, G = 30e9, nu = 0.25, mu = 0.4, beta = 0.6, N0 = 10.0, N1 = 25.0;
+  const double E = 2.0 * G * (1.0 + nu);
+  const double E_hat = 2.0 * G / (1.0 - nu);
+  const double kappa = (2.0 - nu) / (2.0 * (1.0 - nu));
+  const double R = r;                                        // averaged radius of equal spheres
+  const double C_H = 4.0 / 3.0 * E_hat * std::sqrt(R);       // N = C_H delta^{3/2}
+  double delta(double N) const { return std::cbrt((N / C_H) * (N / C_H)); }
+  // the closed forms of the half-shift u(N) on both branches, and T(N)
+  double u_loading(double N) const
+  {
+    const double N_star = N - beta / mu * (N - N0);
+    return mu * kappa * (delta(N) - delta(N_star));
+  }
+  double T_loading(double N) const { return beta * (N - N0); }
+  double T_unloading(double N) const { return beta * (N1 - N0) + beta * (N - N1); }
+  double u_unloading(double N) const
+  {
+    const double T1 = beta * (N1 - N0);
+    const double N1_star = N1 - T1 / mu;
+    const double N2 = (T_unloading(N) + mu * (N + N1_star)) / (2.0 * mu);
+    return mu * kappa * (2.0 * delta(N2) - delta(N1_star) - delta(N));
+  }
+};
+
+// Two spheres: p fixed at the origin, q above it. q approaches along -z by translation and is
+// spun about y, so that its contact point moves along x while the line of centres (and with it
+// the contact frame) stays fixed: each `run 1` is one step of exactly the prescribed (delta, u).
+class TwoSpheres {
+ public:
+  explicit TwoSpheres(const MindlinDeresiewicz &md) : md_(md)
+  {
+    lmp_.command(R"(
+units           si
+atom_style      sphere
+atom_modify     map array
+boundary        f f f
+comm_modify     vel yes
+region          box block -0.01 0.01 -0.01 0.01 -0.01 0.01
+create_box      1 box
+)");
+    // start just out of contact; the first step presses to delta(N0) with no tangential shift
+    lmp_.command("create_atoms 1 single 0 0 0\ncreate_atoms 1 single 0 0 " + num(2.0 * md.r));
+    lmp_.command(R"(
+set             group all diameter 2e-3
+set             group all density 2500
+group           p id 1
+group           q id 2
+pair_style      granular/exact
+timestep        1e-6
+fix             hold p move linear 0 0 0
+compute         c all pair/local p1 p2 p5 p7 p8 p9
+compute         sum all reduce sum c_c[1] c_c[2] c_c[3] c_c[4] c_c[5] c_c[6] inputs local
+thermo_style    custom step c_sum[1] c_sum[2] c_sum[3] c_sum[4] c_sum[5] c_sum[6]
+thermo_modify   norm no
+thermo          1
+)");
+    lmp_.command("pair_coeff * * hertz " + num(md.E) + " " + num(md.nu) + " tangential jaeger " +
+                 num(md.mu));
+  }
+
+  // one step from the current state to half-overlap `delta` and cumulative half-shift `u`
+  void step_to(double delta, double u)
+  {
+    const double dt = 1e-6;
+    const double vz = -2.0 * (delta - delta_) / dt;    // q's centre moves down by 2 d(delta)
+    // the contact point of q, at R - delta below its centre, moves by 2 du along x
+    const double du = u - u_;
+    const double omega = 2.0 * du / ((md_.r - delta) * dt);
+    double *xq = static_cast<double **>(lammps_extract_atom(lmp_.handle(), "x"))[1];
+    const std::string centre = num(xq[0]) + " " + num(xq[1]) + " " + num(xq[2]);
+    if (omega == 0.0) {
+      lmp_.command("fix drive q move linear 0 0 " + num(vz));
+    } else {
+      // rotation rate 2 pi / period about -y (omega > 0: the contact point moves along +x)
+      const std::string axis = omega > 0 ? "0 -1 0 " : "0 1 0 ";
+      lmp_.command("fix drive q move transrot 0 0 " + num(vz) + " " + centre + " " + axis +
+                   num(2.0 * M_PI / std::fabs(omega)));
+    }
+    lmp_.command("run 1\nunfix drive");
+    delta_ = delta;
+    u_ = u;
+  }
+  // sums over the (single) contact of compute pair/local: N, |T|, history vertices, T on atom 1
+  double N() { return sum(0); }
+  double T() { return sum(1); }
+  double vertices() { return sum(2); }
+  double Tx_on_p() { return sum(3); }
+
+ private:
+  double sum(int k)
+  {
+    auto *v = static_cast<double *>(
+        lammps_extract_compute(lmp_.handle(), "sum", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
+    return v ? v[k] : NAN;
+  }
+  const MindlinDeresiewicz &md_;
+  deck::Lammps lmp_;
+  double delta_ = 0.0, u_ = 0.0;
+};
+
+}    // namespace
+
+// The four large steps of Kuhn's Fig. 8a (N = 17.5, 25, 17.5, 10 N): each returns the exact T.
+TEST(DeckJaeger, MindlinDeresiewiczLargeSteps)
+{
+  const MindlinDeresiewicz md;
+  TwoSpheres pair(md);
+  pair.step_to(md.delta(md.N0), 0.0);
+  EXPECT_NEAR(pair.N() / md.N0, 1.0, 1e-12);
+  EXPECT_EQ(pair.T(), 0.0);
+  const struct {
+    double N;
+    bool loading;
+  } path[] = {{17.5, true}, {25.0, true}, {17.5, false}, {10.0, false}};
+  for (const auto &s : path) {
+    const double u = s.loading ? md.u_loading(s.N) : md.u_unloading(s.N);
+    pair.step_to(md.delta(s.N), u);
+    const double T_exact = s.loading ? md.T_loading(s.N) : md.T_unloading(s.N);
+    std::printf("  N %5.2f: T %.12f N (closed form %.12f), history %g vertices\n", pair.N(),
+                pair.T(), T_exact, pair.vertices());
+    EXPECT_NEAR(pair.N() / s.N, 1.0, 1e-12);
+    EXPECT_NEAR(pair.T(), T_exact, 1e-9 * md.mu * s.N);
+  }
+}
+
+// 2 x 100 small steps along the same path: exact at every step.
+TEST(DeckJaeger, MindlinDeresiewiczSmallSteps)
+{
+  const MindlinDeresiewicz md;
+  TwoSpheres pair(md);
+  pair.step_to(md.delta(md.N0), 0.0);
+  const int n = 100;
+  double worst = 0.0;
+  for (int branch = 0; branch < 2; ++branch) {
+    for (int k = 1; k <= n; ++k) {
+      const double N = branch == 0 ? md.N0 + (md.N1 - md.N0) * k / n
+                                   : md.N1 - (md.N1 - md.N0) * k / n;
+      const double u = branch == 0 ? md.u_loading(N) : md.u_unloading(N);
+      const double T_exact = branch == 0 ? md.T_loading(N) : md.T_unloading(N);
+      pair.step_to(md.delta(N), u);
+      worst = std::fmax(worst, std::fabs(pair.T() - T_exact) / (md.mu * N));
+    }
+  }
+  std::printf("  largest |T - closed form| / (mu N) over 200 steps: %.2e; final history %g "
+              "vertices\n",
+              worst, pair.vertices());
+  EXPECT_LE(worst, 1e-9);
+}
+
+namespace {
+
+const std::string kJaegerContact = "hertz 2e4 0.3 tangential jaeger 0.5";
+
+std::string jaeger_vars(int nsteps)
+{
+  return "variable newton index on\nvariable nsteps index " + std::to_string(nsteps) +
+      "\nvariable contact index \"" + kJaegerContact +
+      "\"\nvariable history index compact\nvariable packing_dir index " + packing::kDecks + "\n";
+}
+
+// the longest history (pair/local p5, column 4 of a pair row) and the mean
+void history_lengths(const packing::State &s, double *longest, double *mean)
+{
+  *longest = 0.0;
+  double sum = 0.0;
+  for (const auto &[key, row] : s.pairs) {
+    *longest = std::fmax(*longest, row[4]);
+    sum += row[4];
+  }
+  *mean = s.pairs.empty() ? 0.0 : sum / s.pairs.size();
+}
+
+}    // namespace
+
+// Serial == 2 ranks == 4 ranks (oversubscribed) for a loaded packing with Jaeger contacts:
+// long variable-length histories travel with migrating atoms and through ghost communication.
+TEST(DeckJaeger, SerialEqualsMpiWithLongHistories)
+{
+  const std::string vars = "-var newton on -var nsteps 600 -var contact \"" + kJaegerContact +
+                           "\" -var history compact";
+  packing::State states[3];
+  const int ranks[3] = {1, 2, 4};
+  for (int k = 0; k < 3; ++k) {
+    int moved = 0;
+    states[k] = packing::mpi_state(ranks[k], vars, "jaeger_np" + std::to_string(ranks[k]), &moved,
+                                   packing::kLoadedPacking);
+    if (ranks[k] > 1) {
+      std::printf("  %d ranks: %d atoms changed process\n", ranks[k], moved);
+      EXPECT_GT(moved, 10);
+    }
+  }
+  double longest, mean;
+  history_lengths(states[0], &longest, &mean);
+  std::printf("  history vertices per contact: mean %.1f, longest %.0f\n", mean, longest);
+  EXPECT_GT(longest, 50.0);
+  packing::expect_same_state(states[0], states[1], 1e-10, "Jaeger: serial vs 2 ranks");
+  packing::expect_same_state(states[0], states[2], 1e-10, "Jaeger: serial vs 4 ranks");
+}
+
+// run N + run N == run N + write_restart + read_restart (fresh LAMMPS) + run N, with long
+// histories at the restart. Both define the compression anew after the first N steps (a fix
+// deform defined later deforms from the box it finds, identically in both), so the restart is
+// the only difference.
+TEST(DeckJaeger, RestartEqualsUninterruptedRun)
+{
+  // long histories at the restart (400 steps of loading), then 300 more steps. The restarted
+  // deck repeats the neighbour settings (a restart file does not hold them): the runs then agree
+  // bit for bit.
+  const int n = 400, m = 300;
+  const std::string deform = "unfix squeeze\ninclude " + packing::kDecks + "/in.loaded_packing_deform\n";
+  {
+    deck::Lammps lmp;
+    lmp.command(jaeger_vars(n) + "include " + packing::kLoadedPacking + "\nrun " +
+                std::to_string(n) + "\n" + deform + "run " + std::to_string(m) + "\nrun 0 post no");
+    packing::write_state(lmp, "jaeger_uninterrupted");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(jaeger_vars(n) + "include " + packing::kLoadedPacking + "\nrun " +
+                std::to_string(n) + "\nwrite_restart jaeger_half.restart");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(R"(
+read_restart    jaeger_half.restart
+comm_modify     vel yes
+neighbor        0.2 bin
+neigh_modify    delay 0 every 1 check yes
+fix             integrate all nve/sphere
+compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
+compute         ids all property/local patom1 patom2
+)");
+    lmp.command("include " + packing::kDecks + "/in.loaded_packing_deform");
+    lmp.command("run " + std::to_string(m) + "\nrun 0 post no");
+    packing::write_state(lmp, "jaeger_restarted");
+  }
+  const packing::State a = packing::read_state("jaeger_uninterrupted");
+  double longest, mean;
+  history_lengths(a, &longest, &mean);
+  std::printf("  history vertices per contact: mean %.1f, longest %.0f\n", mean, longest);
+  EXPECT_GT(longest, 50.0);
+  packing::expect_same_state(a, packing::read_state("jaeger_restarted"), 1e-12,
+                             "Jaeger: restart vs uninterrupted");
+}

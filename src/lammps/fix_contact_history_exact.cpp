@@ -119,11 +119,15 @@ bigint FixContactHistoryExact::create(int room)
   return offset;
 }
 
-void FixContactHistoryExact::reserve(bigint &slot, int items)
+void FixContactHistoryExact::reserve(bigint &slot, int items, int max_room)
 {
   const int room = static_cast<int>(pool[slot + 1]);
   if (items <= room) return;
-  const bigint moved = create(items > 2 * room ? items : 2 * room);    // may move the pool
+  // grow by a quarter (amortised O(1) moves, at most ~25 % unused room), never past max_room
+  int grown = room + room / 4 + 4;
+  if (grown < items) grown = items;
+  if (grown > max_room) grown = max_room > items ? max_room : items;
+  const bigint moved = create(grown);    // may move the pool
   const double *old = pool + slot;
   double *rec = pool + moved;
   const int n = static_cast<int>(old[0]);

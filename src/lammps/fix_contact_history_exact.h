@@ -77,8 +77,21 @@ class FixContactHistoryExact : public Fix {
   int count(bigint offset) const { return static_cast<int>(pool[offset]); }
   // A new record (fixed part zero, no items) with room for `room` items; returns its offset.
   bigint create(int room);
-  // Make sure the record in `slot` has room for `items` items; it may move (slot is updated).
-  void reserve(bigint &slot, int items);
+  // Make sure the record in `slot` has room for `items` items, growing it to at most
+  // `max_room`; it may move (slot is updated).
+  void reserve(bigint &slot, int items, int max_room = MAXSMALLINT);
+  // Ask the memory system for the record of a slot and its top item ahead of use.
+  void prefetch(bigint slot) const
+  {
+    if (slot < 0) return;
+    const double *rec = pool + slot;
+    __builtin_prefetch(rec);
+    __builtin_prefetch(rec + 2 + nfixed + (bigint) nitem * (static_cast<int>(rec[0]) - 1));
+  }
+  void prefetch_header(bigint slot) const
+  {
+    if (slot >= 0) __builtin_prefetch(pool + slot);
+  }
   void release(bigint &slot) { slot = -1; }    // the memory is reclaimed at the next rebuild
 
   int nfixed, nitem;

@@ -37,6 +37,8 @@ namespace {
 
 constexpr int NEXTRA = 17;         // global vector: see compute()
 constexpr int SINGLE_EXTRA = 9;    // compute pair/local p1..p9: see single()
+// fixed part of a Jaeger record: frame quaternion (4), tangential force (2), sliding flag (1)
+constexpr int JAEGER_FIXED_SIZE = ge::JAEGER_STATE_SIZE + 1;
 
 const char *const GRAMMAR =
     "pair_coeff I J hooke <kn> [damping none | damping viscous <eta_n> <eta_t>] "
@@ -286,6 +288,13 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
     const int jnum = numneigh[i];
 
     for (int jj = 0; jj < jnum; jj++) {
+      if constexpr (Store::canonical) {
+        // records are scattered in memory: fetch the next contacts' ahead (the header two slots
+        // ahead, the header and top item of the next one, whose header is then in cache)
+        bigint *slots = store.fix->firstrecord[i];
+        if (jj + 2 < jnum) store.fix->prefetch_header(slots[jj + 2]);
+        if (jj + 1 < jnum) store.fix->prefetch(slots[jj + 1]);
+      }
       const int j = jlist[jj] & NEIGHMASK;
       const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
 
@@ -378,8 +387,11 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
   in.mean_rotation = (0.5 * dt) * (wp + wq);
   in.R = 2.0 * Rp * Rq / (Rp + Rq);
 
+  // room for one more vertex; with a capacity M the record never needs more than M + 1
+  const int max_room = lw.jaeger.capacity > 0 ? lw.jaeger.capacity + 1 : MAXSMALLINT;
   if (slot < 0) slot = fix_compact->create(ge::jaeger_room_needed(lw.jaeger, 0));
-  fix_compact->reserve(slot, ge::jaeger_room_needed(lw.jaeger, fix_compact->count(slot)));
+  fix_compact->reserve(slot, ge::jaeger_room_needed(lw.jaeger, fix_compact->count(slot)),
+                       max_room);
   double *rec = fix_compact->record(slot);    // after any move
   double *state = rec + 2;
   ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(rec + 2 + fix_compact->nfixed),
@@ -829,8 +841,13 @@ void PairGranularExact::create_history_fix()
   if (fix_neigh || fix_compact) return;
   Fix *fix = modify->get_fix_by_id(id_history);
   if (fix == nullptr) {
+    // the fixed part of a record: the linear laws' state, or only the Jaeger state (frame,
+    // force, sliding flag) when every law is Jaeger's
+    const int nfixed = any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED)
+        ? int(ge::LINEAR_HISTORY_SIZE)
+        : JAEGER_FIXED_SIZE;
     const std::string cmd = (history_mode == HISTORY_COMPACT)
-        ? fmt::format("{} all CONTACT_HISTORY/EXACT {} {}", id_history, int(ge::LINEAR_HISTORY_SIZE),
+        ? fmt::format("{} all CONTACT_HISTORY/EXACT {} {}", id_history, nfixed,
                       int(sizeof(ge::JaegerVertex) / sizeof(double)))
         : fmt::format("{} all NEIGH_HISTORY/EXACT {}", id_history, int(ge::LINEAR_HISTORY_SIZE));
     fix = modify->replace_fix(id_history + "_DUMMY", cmd, 1);

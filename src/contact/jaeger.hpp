@@ -276,7 +276,8 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
   V2 D = {du[0], du[1]};
 
   // ---- elastic (stick) step: the point is in the top cone (2.4, Kuhn line 15)
-  if (L >= 0.0 && norm(D) <= mu * kappa * L) {
+  const double reach = mu * kappa * L;    // radius of the top cone at the new point
+  if (L >= 0.0 && dot(D, D) <= reach * reach) {
     if (L <= tol) {
       out.kind = JAEGER_NO_MOVEMENT;
       return N;
@@ -393,6 +394,14 @@ GE_INLINE Vec3 jaeger_frame_axis2(const double q[4])
   return {2.0 * (q[1] * q[2] - q[0] * q[3]), 1.0 - 2.0 * (q[1] * q[1] + q[3] * q[3]),
           2.0 * (q[2] * q[3] + q[0] * q[1])};
 }
+// R(a) e3 |a|^2 for a quaternion a of any norm (the quadratic form of R without the identity
+// term's normalisation): the frame normal of a unit quaternion, scaled by |a|^2 otherwise
+GE_INLINE Vec3 jaeger_frame_normal_of_product(const double a[4])
+{
+  return {2.0 * (a[1] * a[3] + a[0] * a[2]), 2.0 * (a[2] * a[3] - a[0] * a[1]),
+          a[0] * a[0] - a[1] * a[1] - a[2] * a[2] + a[3] * a[3]};
+}
+
 // R(q) e3: the frame's normal
 GE_INLINE Vec3 jaeger_frame_normal(const double q[4])
 {
@@ -431,14 +440,19 @@ GE_INLINE void jaeger_frame_update(double q[4], const Vec3 &n_old, const Vec3 &n
   double a[4] = {q[0], q[1], q[2], q[3]};
   const double u = dot(mean_rotation, n_old) *
       tan_half_over_angle(dot(mean_rotation, mean_rotation));    // tan(psi/2)
+  // (1, u n_old) is the twist quaternion times 1/cos(psi/2), so |a|^2 = 1 + u^2 (q is unit):
+  // the frame normal of the unnormalised product is scaled by 1/(1 + u^2) instead of
+  // normalising a here; the single normalisation comes after the tilt
+  double inv_norm2 = 1.0;
   if (u != 0.0) {
-    // (1, u n_old) is the twist quaternion times 1/cos(psi/2): normalized below
     const double tw[4] = {1.0, u * n_old.x, u * n_old.y, u * n_old.z};
     quat_mul(tw, q, a);
+    inv_norm2 = 1.0 / (1.0 + u * u);
   }
-  quat_normalize(a);
-  const Vec3 m = jaeger_frame_normal(a);
+  const Vec3 m_raw = jaeger_frame_normal_of_product(a);
+  const Vec3 m = inv_norm2 * m_raw;
   if (same(m, n_new)) {
+    quat_normalize(a);
     for (int i = 0; i < 4; ++i) q[i] = a[i];
     return;
   }

@@ -287,14 +287,20 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
     int *jlist = firstneigh[i];
     const int jnum = numneigh[i];
 
-    for (int jj = 0; jj < jnum; jj++) {
-      if constexpr (Store::canonical) {
-        // records are scattered in memory: fetch the next contacts' ahead (the header two slots
-        // ahead, the header and top item of the next one, whose header is then in cache)
-        bigint *slots = store.fix->firstrecord[i];
-        if (jj + 2 < jnum) store.fix->prefetch_header(slots[jj + 2]);
-        if (jj + 1 < jnum) store.fix->prefetch(slots[jj + 1]);
+    if constexpr (Store::canonical) {
+      // records are scattered in memory: ask for them ahead, the headers of the atom after next
+      // and the top items of the next atom's contacts (whose headers are then in cache)
+      FixContactHistoryExact *fix = store.fix;
+      if (ii + 2 < inum) {
+        const int k = ilist[ii + 2];
+        for (int kk = 0; kk < numneigh[k]; kk++) fix->prefetch_header(fix->firstrecord[k][kk]);
       }
+      if (ii + 1 < inum) {
+        const int k = ilist[ii + 1];
+        for (int kk = 0; kk < numneigh[k]; kk++) fix->prefetch(fix->firstrecord[k][kk]);
+      }
+    }
+    for (int jj = 0; jj < jnum; jj++) {
       const int j = jlist[jj] & NEIGHMASK;
       const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
 

@@ -532,15 +532,13 @@ GE_INLINE void jaeger_contact_step(const JaegerMaterial &m, const JaegerInput &i
     jaeger_frame_update(q, jaeger_frame_normal(q), in.normal, in.mean_rotation);
   }
   // half-shift in the end-of-step frame; its axes 1, 2 span the tangent plane of in.normal, so
-  // the normal part of the translation drops out
-  double du[2];
-  jaeger_to_local(q, in.translation, du);
-  du[0] *= 0.5;
-  du[1] *= 0.5;
+  // the normal part of the translation drops out (the axes serve both ways, computed once)
+  const Vec3 e1 = jaeger_frame_axis1(q), e2 = jaeger_frame_axis2(q);
+  double du[2] = {0.5 * dot(e1, in.translation), 0.5 * dot(e2, in.translation)};
   r.N = jaeger_step(m, jaeger_hertz_constant(m, in.R), in.delta, du, T, h);
   r.T_local[0] = T[0];
   r.T_local[1] = T[1];
-  r.T = jaeger_to_global(q, T[0], T[1]);
+  r.T = T[0] * e1 + T[1] * e2;
   r.sliding = jaeger_detail::on_cone(T, m.mu, r.N);
 }
 

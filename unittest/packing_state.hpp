@@ -68,6 +68,20 @@ inline void expect_same_state(const State &a, const State &b, double tolerance, 
 }
 
 
+// Commands that continue the packing in a fresh LAMMPS from a restart file, restoring what a
+// restart file does not hold: ghost velocities, neighbour settings, fixes and computes.
+inline std::string restarted_packing(const std::string &file)
+{
+  return "read_restart " + file + R"(
+comm_modify     vel yes
+neighbor        0.2 bin
+neigh_modify    delay 0 every 1 check yes
+fix             integrate all nve/sphere
+compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
+compute         ids all property/local patom1 patom2
+)";
+}
+
 // Run the packing deck under mpirun with `ranks` processes and read its final state; `moved` gets
 // the number of atoms that changed their owning process during the run.
 inline State mpi_state(int ranks, const std::string &vars, const std::string &out, int *moved,

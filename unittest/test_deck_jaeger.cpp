@@ -245,15 +245,7 @@ TEST(DeckJaeger, RestartEqualsUninterruptedRun)
   }
   {
     deck::Lammps lmp;
-    lmp.command(R"(
-read_restart    jaeger_half.restart
-comm_modify     vel yes
-neighbor        0.2 bin
-neigh_modify    delay 0 every 1 check yes
-fix             integrate all nve/sphere
-compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
-compute         ids all property/local patom1 patom2
-)");
+    lmp.command(packing::restarted_packing("jaeger_half.restart"));
     lmp.command("include " + packing::kDecks + "/in.loaded_packing_deform");
     lmp.command("run " + std::to_string(m) + "\nrun 0 post no");
     packing::write_state(lmp, "jaeger_restarted");

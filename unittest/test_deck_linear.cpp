@@ -288,14 +288,7 @@ TEST(DeckLinear, RestartEqualsUninterruptedRun)
     }
     {
       deck::Lammps lmp;
-      lmp.command(R"(
-read_restart    half.restart
-comm_modify     vel yes
-neighbor        0.2 bin
-neigh_modify    delay 0 every 1 check yes
-fix             integrate all nve/sphere
-compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
-compute         ids all property/local patom1 patom2
+      lmp.command(restarted_packing("half.restart") + R"(
 compute         totals all pair granular/exact
 thermo_style    custom step ke c_totals[1] c_totals[3] c_totals[4]
 thermo          100

@@ -57,7 +57,7 @@ FixContactHistoryExact::FixContactHistoryExact(LAMMPS *lmp, int narg, char **arg
   extvector = 0;
 
   newton_pair = force->newton_pair;
-  if (newton_pair) comm_reverse = 2;    // entry count and blob length of a ghost
+  if (newton_pair) comm_reverse = 1;    // blob length of a ghost
 
   FixContactHistoryExact::grow_arrays(atom->nmax);
   atom->add_callback(Atom::GROW);
@@ -160,110 +160,54 @@ void FixContactHistoryExact::append_entry(int atom_index, tagint partner_tag, co
   npartner[atom_index]++;
 }
 
+// Every record goes to the blobs of both atoms of its pair. With newton on a pair is computed on
+// one process only, so a ghost partner's share is passed to its owner; with newton off a pair with
+// a ghost partner is computed (and its record kept, identically) on both processes, so only
+// owned atoms receive entries.
 void FixContactHistoryExact::pre_exchange()
 {
   if (firstrecord == nullptr || pair == nullptr || pair->list == nullptr) return;
-  if (newton_pair) pre_exchange_newton();
-  else pre_exchange_no_newton();
+  tagint *tag = atom->tag;
+  const bool to_ghosts = newton_pair != 0;
+  const int receivers = to_ghosts ? nall_neigh : nlocal_neigh;
+  const int nclear = MAX(receivers, atom->nlocal + (to_ghosts ? atom->nghost : 0));
+  auto receives = [&](int j) { return to_ghosts || j < nlocal_neigh; };
+
+  // 1. blob lengths (a ghost's total is added to its owner's)
+  for (int i = 0; i < nclear; i++) npartner[i] = blob_length[i] = 0;
+  for_each_record([&](int i, int j, bigint off) {
+    const bigint length = entry_doubles(count(off));
+    blob_length[i] += length;
+    if (receives(j)) blob_length[j] += length;
+  });
+  if (to_ghosts) {
+    commflag = COMM_COUNTS;
+    comm->reverse_comm(this);
+  }
+
+  // 2. room for each blob; the lengths become fill cursors
+  blob_used = 0;
+  for (int i = 0; i < receivers; i++) {
+    blob_offset[i] = allocate_blob(blob_length[i]);
+    blob_length[i] = 0;
+    npartner[i] = 0;
+  }
+
+  // 3. fill, both sides of every pair; then the ghosts' blobs are appended to their owners'
+  for_each_record([&](int i, int j, bigint off) {
+    append_entry(i, tag[j], pool + off);
+    if (receives(j)) append_entry(j, tag[i], pool + off);
+  });
+  if (to_ghosts) {
+    commflag = COMM_ENTRIES;
+    comm->reverse_comm_variable(this);
+  }
   update_maxexchange();
 }
 
 void FixContactHistoryExact::min_pre_exchange()
 {
   pre_exchange();
-}
-
-// Every record goes to the blobs of both atoms of its pair; a ghost's share travels to its owner.
-void FixContactHistoryExact::pre_exchange_newton()
-{
-  NeighList *list = pair->list;
-  tagint *tag = atom->tag;
-  const int nall = atom->nlocal + atom->nghost;
-  const int nclear = MAX(nall_neigh, nall);
-
-  // 1. sizes, owned + ghost, then ghost totals summed into their owners
-  for (int i = 0; i < nclear; i++) npartner[i] = blob_length[i] = 0;
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      const bigint off = firstrecord[i][jj];
-      if (off < 0) continue;
-      const int j = jlist[jj] & NEIGHMASK;
-      const bigint length = entry_doubles(count(off));
-      npartner[i]++;
-      blob_length[i] += length;
-      npartner[j]++;
-      blob_length[j] += length;
-    }
-  }
-  commflag = COMM_COUNTS;
-  comm->reverse_comm(this);
-
-  // 2. room for each blob; the lengths become fill cursors
-  blob_used = 0;
-  for (int i = 0; i < nall_neigh; i++) {
-    blob_offset[i] = allocate_blob(blob_length[i]);
-    blob_length[i] = 0;
-    npartner[i] = 0;
-  }
-
-  // 3. fill, both sides of every pair
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      const bigint off = firstrecord[i][jj];
-      if (off < 0) continue;
-      const int j = jlist[jj] & NEIGHMASK;
-      append_entry(i, tag[j], pool + off);
-      append_entry(j, tag[i], pool + off);
-    }
-  }
-
-  // 4. ghost blobs appended to their owners' blobs
-  commflag = COMM_ENTRIES;
-  comm->reverse_comm_variable(this);
-}
-
-// With newton off a pair with a ghost partner is computed on both processes, each keeping an
-// identical record for its own atom: only owned atoms get entries.
-void FixContactHistoryExact::pre_exchange_no_newton()
-{
-  NeighList *list = pair->list;
-  tagint *tag = atom->tag;
-  const int nlocal = atom->nlocal;
-  const int nclear = MAX(nlocal_neigh, nlocal);
-
-  for (int i = 0; i < nclear; i++) npartner[i] = blob_length[i] = 0;
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      const bigint off = firstrecord[i][jj];
-      if (off < 0) continue;
-      const int j = jlist[jj] & NEIGHMASK;
-      const bigint length = entry_doubles(count(off));
-      blob_length[i] += length;
-      if (j < nlocal_neigh) blob_length[j] += length;
-    }
-  }
-  blob_used = 0;
-  for (int i = 0; i < nlocal_neigh; i++) {
-    blob_offset[i] = allocate_blob(blob_length[i]);
-    blob_length[i] = 0;
-  }
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      const bigint off = firstrecord[i][jj];
-      if (off < 0) continue;
-      const int j = jlist[jj] & NEIGHMASK;
-      append_entry(i, tag[j], pool + off);
-      if (j < nlocal_neigh) append_entry(j, tag[i], pool + off);
-    }
-  }
 }
 
 void FixContactHistoryExact::update_maxexchange()
@@ -379,10 +323,7 @@ int FixContactHistoryExact::pack_reverse_comm(int n, int first, double *buf)
 {
   int m = 0;
   if (commflag == COMM_COUNTS) {
-    for (int i = first; i < first + n; i++) {
-      buf[m++] = npartner[i];
-      buf[m++] = static_cast<double>(blob_length[i]);
-    }
+    for (int i = first; i < first + n; i++) buf[m++] = static_cast<double>(blob_length[i]);
   } else {
     for (int i = first; i < first + n; i++) {
       buf[m++] = npartner[i];
@@ -397,11 +338,7 @@ void FixContactHistoryExact::unpack_reverse_comm(int n, int *list, double *buf)
 {
   int m = 0;
   if (commflag == COMM_COUNTS) {
-    for (int k = 0; k < n; k++) {
-      const int j = list[k];
-      npartner[j] += static_cast<int>(buf[m++]);
-      blob_length[j] += static_cast<bigint>(buf[m++]);
-    }
+    for (int k = 0; k < n; k++) blob_length[list[k]] += static_cast<bigint>(buf[m++]);
   } else {
     for (int k = 0; k < n; k++) {
       const int j = list[k];

@@ -34,6 +34,8 @@ FixStyle(CONTACT_HISTORY/EXACT,FixContactHistoryExact);
 
 #include "ended_work.h"
 #include "fix.h"
+#include "neigh_list.h"
+#include "pair.h"
 
 namespace LAMMPS_NS {
 
@@ -127,8 +129,17 @@ class FixContactHistoryExact : public Fix {
   int entry_doubles(int items) const { return 2 + nfixed + nitem * items; }    // tag + count + ...
   bigint allocate_blob(bigint length);
   void append_entry(int atom, tagint partner_tag, const double *rec);
-  void pre_exchange_newton();
-  void pre_exchange_no_newton();
+  // call f(i, j, offset) for every record of the current list
+  template <class F> void for_each_record(F f) const
+  {
+    NeighList *list = pair->list;
+    for (int ii = 0; ii < list->inum; ii++) {
+      const int i = list->ilist[ii];
+      const int *jlist = list->firstneigh[i];
+      for (int jj = 0; jj < list->numneigh[i]; jj++)
+        if (firstrecord[i][jj] >= 0) f(i, jlist[jj] & NEIGHMASK, firstrecord[i][jj]);
+    }
+  }
   void update_maxexchange();
 };
 

@@ -258,3 +258,48 @@ TEST(DeckJaeger, RestartEqualsUninterruptedRun)
   packing::expect_same_state(a, packing::read_state("jaeger_restarted"), 1e-12,
                              "Jaeger: restart vs uninterrupted");
 }
+
+// The history fix's statistics (f_GE_NEIGH_HISTORY[1..4]) describe the records actually held:
+// contacts, mean and largest vertices agree with every contact's own count (pair/local p5), and
+// the bytes per contact cover at least the stored vertices (32 bytes each) and the fixed part.
+TEST(DeckJaeger, HistoryStatisticsMatchTheContacts)
+{
+  for (const char *law : {"", " capacity 16"}) {
+    SCOPED_TRACE(law);
+    deck::Lammps lmp;
+    lmp.command("variable newton index on\nvariable nsteps index 200\nvariable contact index \"" +
+                kJaegerContact + law + "\"\nvariable history index compact\nvariable packing_dir index " +
+                packing::kDecks + "\ninclude " + packing::kLoadedPacking + "\nrun 200");
+    lmp.command(R"(
+compute         n all pair/local p5
+compute         nsum all reduce sum c_n inputs local
+compute         nmax all reduce max c_n inputs local
+variable        contacts equal $(f_GE_NEIGH_HISTORY[1])
+variable        mean equal $(f_GE_NEIGH_HISTORY[2]:%.17g)
+variable        largest equal $(f_GE_NEIGH_HISTORY[3])
+variable        bytes equal $(f_GE_NEIGH_HISTORY[4]:%.17g)
+run             0 post no
+variable        n_contacts equal $(c_totals[17])
+variable        n_sum equal $(c_nsum:%.17g)
+variable        n_max equal $(c_nmax)
+)");
+    auto value = [&](const char *name) {
+      auto *v = static_cast<double *>(lammps_extract_variable(lmp.handle(), name, nullptr));
+      const double x = *v;
+      lammps_free(v);
+      return x;
+    };
+    const double contacts = value("contacts"), mean = value("mean"), largest = value("largest");
+    const double bytes = value("bytes");
+    std::printf("  %s: %g contacts, mean %.2f and largest %g vertices, %.0f bytes per contact\n",
+                law[0] ? law : "exact", contacts, mean, largest, bytes);
+    EXPECT_EQ(contacts, value("n_contacts"));
+    EXPECT_NEAR(mean, value("n_sum") / contacts, 1e-12 * mean);
+    EXPECT_EQ(largest, value("n_max"));
+    EXPECT_GE(bytes, 32.0 * mean + 8.0 * 7);
+    if (law[0]) {
+      EXPECT_LE(largest, 16.0);
+      EXPECT_LE(bytes, 700.0);    // the issue's memory target for capacity 16
+    }
+  }
+}

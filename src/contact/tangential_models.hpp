@@ -144,6 +144,16 @@ GE_INLINE double lth_slip_length(double mu, double overlap, double nubar)
   return mu * overlap * (2.0 - nubar) / (2.0 * (1.0 - nubar));
 }
 
+// The tangential velocity of a contact as the glue measures it, v_t = v_c - (v_c . n) n, keeps a
+// roundoff residual of a few ulp of the normal velocity v_n when the true v_t is zero (a head-on
+// approach whose unit normal is not exactly representable). T1 turns any nonzero v_t into the
+// full force mu F_n along it: read a residual below 32 eps |v_n| as zero.
+GE_INLINE Vec3 without_projection_roundoff(const Vec3 &vt, double vn)
+{
+  const double floor = 32.0 * 2.220446049250313e-16 * (vn < 0.0 ? -vn : vn);
+  return dot(vt, vt) <= floor * floor ? Vec3{0, 0, 0} : vt;
+}
+
 namespace tangential_detail {
 
 GE_INLINE double positive(double x) { return x > 0.0 ? x : 0.0; }

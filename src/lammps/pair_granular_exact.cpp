@@ -64,6 +64,7 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   cutoff_global = -1.0;
   neighprev = 0;
   onerad_dynamic = maxrad_dynamic = nullptr;
+  freeze_group_bit = 0;
   ended[0] = ended[1] = 0.0;
 
   // A placeholder fix keeps the history fix at this position in the fix list; init_style()
@@ -214,11 +215,6 @@ struct CompactStore {
   void forget(int i, int jj) const { fix->release(fix->firstrecord[i][jj]); }
 };
 
-// Negate the vector entries of a linear-law state (seen from the other atom of the pair).
-inline void flip_linear_state(double *h)
-{
-  for (int k = 0; k < ge::LINEAR_HISTORY_VECTOR_ENTRIES; k++) h[k] = -h[k];
-}
 
 }    // namespace
 
@@ -306,7 +302,7 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
       if (rsq >= radsum * radsum) {
         if (store.has(i, jj)) {
           // the contact ended: keep its work in the running totals, then forget it
-          if (lw.tangential != TANGENTIAL_JAEGER) {
+          if (lw.tangential == TANGENTIAL_CLASSIC || lw.tangential == TANGENTIAL_REFINED) {
             const double *history = store.peek(i, jj);
             ended[0] += weight * history[ge::H_WORK_T];
             ended[1] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
@@ -322,9 +318,14 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
       }
       double *history = store.get(i, jj);
       const bool flipped = Store::canonical && tag[i] > tag[j];
-      if (flipped) flip_linear_state(history);
-
+      if (flipped) flip_state(lw, history);
       const PairGeometry g = pair_geometry(i, j, dx, rsq);
+      if (lw.tangential == TANGENTIAL_CATALOGUE) {
+        catalogue_contact(i, j, g, history, lw, advance, weight, tally);
+        if (flipped) flip_state(lw, history);
+        continue;
+      }
+
       const ge::LinearStep s = contact_step(i, j, g, dt);
       ge::LinearResult r;
       if (advance) {
@@ -334,7 +335,7 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
         ge::linear_current_force(lw.linear, s, history, r);
       }
       apply_contact(i, j, r, s, g, nlocal, newton_pair);
-      if (flipped) flip_linear_state(history);
+      if (flipped) flip_state(lw, history);
 
       // the global vector is needed on the steps where compute pair (an energy compute)
       // asks for energy: tally only then
@@ -432,6 +433,12 @@ void PairGranularExact::init_style()
                "'comm_modify vel yes'");
 
   neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
+
+  // particles of fix freeze count as immovable in the catalogue's effective mass
+  freeze_group_bit = 0;
+  auto freezes = modify->get_fix_by_style("^freeze");
+  if (freezes.size() > 1) error->all(FLERR, "Pair granular/exact: only one fix freeze at a time");
+  if (freezes.size() == 1) freeze_group_bit = freezes.front()->groupbit;
 
   // laws whose history grows need the compact store
   if (any_law(TANGENTIAL_JAEGER)) {
@@ -539,12 +546,11 @@ double PairGranularExact::radii2cut(double r1, double r2)
    history seen from the partner atom: vectors change sign, scalars do not
 ------------------------------------------------------------------------- */
 
-void PairGranularExact::transfer_history(double *source, double *target, int /*itype*/,
-                                         int /*jtype*/)
+void PairGranularExact::transfer_history(double *source, double *target, int itype, int jtype)
 {
-  for (int k = 0; k < ge::LINEAR_HISTORY_VECTOR_ENTRIES; k++) target[k] = -source[k];
-  for (int k = ge::LINEAR_HISTORY_VECTOR_ENTRIES; k < ge::LINEAR_HISTORY_SIZE; k++)
-    target[k] = source[k];
+  const Law &lw = law[itype][jtype];
+  for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++)
+    target[k] = odd_entry(lw, k) ? -source[k] : source[k];
 }
 
 /* ----------------------------------------------------------------------
@@ -633,10 +639,12 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   if (stored == nullptr) return 0.0;
   const Law &lw = law[itype][jtype];
   if (lw.tangential == TANGENTIAL_JAEGER) return single_jaeger(i, j, lw, stored, rsq, fforce);
-
   double history[ge::LINEAR_HISTORY_SIZE];
   for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) history[k] = stored[k];
-  if (history_mode == HISTORY_COMPACT && atom->tag[i] > atom->tag[j]) flip_linear_state(history);
+  if (history_mode == HISTORY_COMPACT && atom->tag[i] > atom->tag[j]) flip_state(lw, history);
+  if (lw.tangential == TANGENTIAL_CATALOGUE)
+    return single_catalogue(i, j, lw, history, rsq, fforce);
+
 
   const Vec3 dx = ge::vec3(atom->x[i]) - ge::vec3(atom->x[j]);
   ge::LinearStep s = contact_step(i, j, pair_geometry(i, j, dx, rsq), update->dt);

@@ -9,8 +9,11 @@
 
 #include "pair.h"
 
+#include "contact/damping_models.hpp"
 #include "contact/jaeger.hpp"
 #include "contact/linear_frictional.hpp"
+#include "contact/normal_models.hpp"
+#include "contact/tangential_models.hpp"
 
 #include <string>
 
@@ -40,16 +43,24 @@ class PairGranularExact : public Pair {
 
   // one type pair's contact law, as given by pair_coeff (or mixed)
   struct Law {
-    int normal;        // NORMAL_HOOKE or NORMAL_HERTZ
-    int damping;       // DAMPING_NONE or DAMPING_VISCOUS
-    int tangential;    // TANGENTIAL_CLASSIC, _REFINED or _JAEGER
+    int normal;        // NORMAL_HOOKE, NORMAL_HERTZ or NORMAL_HLS
+    int damping;       // DAMPING_NONE, _VISCOUS or a catalogue model (DAMPING_CATALOGUE)
+    int tangential;    // TANGENTIAL_CLASSIC, _REFINED, _JAEGER or _CATALOGUE
     ge::LinearParams linear;     // hooke + classic|refined; its eta_n, eta_t serve every law
     ge::JaegerMaterial jaeger;   // hertz + jaeger
-    double young, poisson;       // hertz: Young's modulus and Poisson ratio as given
+    double young, poisson;       // hertz: Young's modulus and Poisson ratio as given (type I)
+    // the catalogue laws (catalogue.md): normal, damping and tangential models of the kernels
+    ge::HertzParams hertz;       // hertz: both materials (the one-material form repeats it)
+    ge::NormalParams cat_normal;
+    ge::DampingParams cat_damping;
+    ge::TangentialParams cat_tangential;
+    bool tti_eta_from_tsuji;     // tti without 'eta': its dashpot is the tsuji eta_n
+    bool limit_damping;          // the applied normal force is clamped at zero
   };
-  enum { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1 };
-  enum { DAMPING_NONE = 0, DAMPING_VISCOUS = 1 };
-  enum { TANGENTIAL_CLASSIC = 0, TANGENTIAL_REFINED = 1, TANGENTIAL_JAEGER = 2 };
+  enum { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1, NORMAL_HLS = 2 };
+  enum { DAMPING_NONE = 0, DAMPING_VISCOUS = 1, DAMPING_CATALOGUE = 2 };
+  enum { TANGENTIAL_CLASSIC = 0, TANGENTIAL_REFINED = 1, TANGENTIAL_JAEGER = 2,
+         TANGENTIAL_CATALOGUE = 3 };
 
  protected:
   Law **law;                     // law[itype][jtype]
@@ -74,6 +85,12 @@ class PairGranularExact : public Pair {
   template <class Store> void compute_contacts(Store store, bool advance, double *tally);
   void jaeger_contact(int i, int j, bigint &slot, const Law &lw, bool advance, double weight,
                       double *tally);
+  double catalogue_mass(int i, int j) const;
+  static bool odd_entry(const Law &lw, int k);
+  static void flip_state(const Law &lw, double *h);
+  double single_catalogue(int i, int j, const Law &lw, const double *state, double rsq,
+                          double &fforce);
+  int freeze_group_bit;
   const double *stored_state(int i, int slot) const;
   double single_jaeger(int i, int j, const Law &lw, const double *state, double rsq,
                        double &fforce);
@@ -82,8 +99,11 @@ class PairGranularExact : public Pair {
   void parse_normal(CoeffReader &in, Law &lw);
   void parse_damping(CoeffReader &in, Law &lw);
   void parse_tangential(CoeffReader &in, Law &lw);
+  void parse_catalogue_tangential(CoeffReader &in, Law &lw, const std::string &model);
+  void check_catalogue_law(CoeffReader &in, Law &lw);
   bool any_law(int tangential) const;
   Law mix_laws(const Law &a, const Law &b) const;
+  Law mix_catalogue(const Law &a, const Law &b) const;
   // geometry of a touching pair (i, j): branch vector, distance, contact-point radii
   struct PairGeometry {
     ge::Vec3 dx;
@@ -91,6 +111,8 @@ class PairGranularExact : public Pair {
   };
   PairGeometry pair_geometry(int i, int j, const ge::Vec3 &dx, double rsq) const;
   ge::LinearStep contact_step(int i, int j, const PairGeometry &g, double dt) const;
+  void catalogue_contact(int i, int j, const PairGeometry &g, double *state, const Law &lw,
+                         bool advance, double weight, double *tally);
   static void add_branch_force_product(double weight, const ge::Vec3 &l, const ge::Vec3 &force,
                                        double *sum);
   void apply_contact(int i, int j, const ge::LinearResult &r, const ge::LinearStep &s,

@@ -6,9 +6,11 @@
 #include "pair_granular_exact.h"
 
 #include "atom.h"
+#include "comm.h"
 #include "error.h"
 #include "memory.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -17,10 +19,15 @@ using namespace LAMMPS_NS;
 
 namespace {
 const char *const GRAMMAR =
-    "pair_coeff I J hooke <kn> [damping none | damping viscous <eta_n> <eta_t>] "
-    "tangential classic <kt> <mu> | tangential refined <kt> <mu> [onset yes|no] [slip yes|no] "
-    "[direction yes|no] [twirl yes|no] [projection yes|no]; or pair_coeff I J hertz <E> <nu> "
-    "[damping ...] tangential jaeger <mu> [approx <lambda>] [capacity <M>|exact]";
+    "pair_coeff I J <normal> <args> [damping <model> <args>] tangential <model> <args> "
+    "[limit_damping]; normal: hooke <kn> | hertz <E> <nu> [<E_J> <nu_J>] | hls <kL> <e_n> | "
+    "hls <kL> kU <kU> | hls <kL> variable <S>; damping: none | viscous <eta_n> [<eta_t>] | "
+    "restitution <e_n> | bshp <A> | kk <eta_n> | tsuji en <e_n> [exact] | tsuji eta <eta_n>; "
+    "tangential: classic <kt> <mu> | refined <kt> <mu> [onset|slip|direction|twirl|projection "
+    "yes|no] | jaeger <mu> [approx <lambda>] [capacity <M>|exact] | sliding <mu> | viscous "
+    "<eta_t> | viscous_sliding <eta_t> <mu> | spring_sliding <kt> <mu> | spring_dashpot <kt> "
+    "<eta_t>|et <e_t> <mu> [maw] | dd <mu> [<eta_t>] | lth <mu> <eta_t> | zzy <mu> <eta> | tti "
+    "<mu> [eta <eta_t>] | walton_braun <kt0> <mu>";
 }    // namespace
 
 /* ----------------------------------------------------------------------
@@ -36,6 +43,19 @@ class PairGranularExact::CoeffReader {
   bool done() const { return pos >= narg; }
   bool next_is(const char *word) const { return pos < narg && strcmp(arg[pos], word) == 0; }
   const char *peek() const { return pos < narg ? arg[pos] : ""; }
+  // the next word reads as a number (an optional value rather than a keyword)
+  bool next_is_number() const
+  {
+    if (done()) return false;
+    char *end = nullptr;
+    std::strtod(arg[pos], &end);
+    return end != arg[pos] && *end == '\0';
+  }
+  // a kernel validator's message (nullptr: valid) becomes an error
+  void check(const char *message) const
+  {
+    if (message) fail("{}", message);
+  }
   // `count` more words must follow (the values of `what`)
   void need(int count, const char *what) const
   {
@@ -94,11 +114,30 @@ PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int fi
   lw.damping = DAMPING_NONE;
   lw.tangential = TANGENTIAL_CLASSIC;
   lw.young = lw.poisson = 0.0;
+  lw.tti_eta_from_tsuji = false;
+  lw.limit_damping = false;
   CoeffReader in(lmp, narg, arg, first);
   parse_normal(in, lw);
   parse_damping(in, lw);
   parse_tangential(in, lw);
+  if (in.next_is("limit_damping")) {
+    in.word();
+    if (lw.tangential != TANGENTIAL_CATALOGUE)
+      in.fail("'limit_damping' is an option of the catalogue laws; the {} law never lets the "
+              "normal force attract",
+              lw.tangential == TANGENTIAL_JAEGER ? "jaeger" : "linear");
+    lw.limit_damping = true;
+  }
   if (!in.done()) in.fail("unexpected argument '{}'; usage: {}", in.peek(), GRAMMAR);
+  if (lw.tangential == TANGENTIAL_CATALOGUE) check_catalogue_law(in, lw);
+  else if (lw.damping == DAMPING_CATALOGUE)
+    in.fail("damping '{}' goes with the catalogue tangential models; 'tangential {}' takes "
+            "'damping none' or 'damping viscous <eta_n> <eta_t>'",
+            lw.cat_damping.model == ge::DAMPING_RESTITUTION ? "restitution"
+                : lw.cat_damping.model == ge::DAMPING_BSHP  ? "bshp"
+                : lw.cat_damping.model == ge::DAMPING_KK    ? "kk"
+                                                            : "tsuji",
+            lw.tangential == TANGENTIAL_JAEGER ? "jaeger" : "classic|refined");
   return lw;
 }
 
@@ -106,18 +145,57 @@ void PairGranularExact::parse_normal(CoeffReader &in, Law &lw)
 {
   if (in.done()) in.fail("missing normal model; usage: {}", GRAMMAR);
   const char *model = in.word();
+  ge::NormalParams &cat = lw.cat_normal;
   if (strcmp(model, "hooke") == 0) {
     lw.normal = NORMAL_HOOKE;
     in.need(1, "hooke");
     lw.linear.kn = in.positive("kn");
+    cat.model = ge::NORMAL_HOOKE;
+    cat.hooke.kn = lw.linear.kn;
   } else if (strcmp(model, "hertz") == 0) {
     lw.normal = NORMAL_HERTZ;
     in.need(2, "hertz");
     lw.young = in.positive("E (Young's modulus)");
     lw.poisson = in.number(
-        "nu (Poisson ratio)", [](double v) { return v > -1.0 && v < 0.5; }, "in (-1, 0.5)");
+        "nu (Poisson ratio)", [](double v) { return v > -1.0 && v <= 0.5; }, "in (-1, 0.5]");
+    cat.model = ge::NORMAL_HERTZ;
+    lw.hertz = ge::hertz_params(lw.young, lw.poisson);
+    if (in.next_is_number()) {    // the two-material form: E and nu of type J
+      in.need(2, "hertz with two materials");
+      const double E_j = in.positive("E_J (Young's modulus of type J)");
+      const double nu_j = in.number(
+          "nu_J (Poisson ratio of type J)", [](double v) { return v > -1.0 && v <= 0.5; },
+          "in (-1, 0.5]");
+      lw.hertz = ge::hertz_params(lw.young, lw.poisson, E_j, nu_j);
+    }
+    cat.Ebar = ge::hertz_effective_modulus(lw.hertz);
+    if (const char *warning = ge::hertz_warning(lw.hertz))
+      if (comm->me == 0) error->warning(FLERR, "Pair granular/exact: {}", warning);
+  } else if (strcmp(model, "hls") == 0) {
+    lw.normal = NORMAL_HLS;
+    cat.model = ge::NORMAL_HLS;
+    in.need(2, "hls");
+    const double kL = in.positive("kL (loading stiffness)");
+    if (in.next_is("kU")) {
+      in.word();
+      in.need(1, "hls kU");
+      const double kU = in.positive("kU (unloading stiffness)");
+      in.check(ge::validate_hls_constant(kL, kU));
+      cat.hls = ge::hls_constant(kL, kU);
+    } else if (in.next_is("variable")) {
+      in.word();
+      in.need(1, "hls variable");
+      const double S = in.non_negative("S");
+      in.check(ge::validate_hls_variable(kL, S));
+      cat.hls = ge::hls_variable(kL, S);
+    } else {
+      const double e_n = in.number("e_n", [](double v) { return v > 0.0 && v <= 1.0; }, "in (0, 1]");
+      in.check(ge::validate_hls_restitution(kL, e_n));
+      cat.hls = ge::hls_from_restitution(kL, e_n);
+    }
   } else {
-    in.fail("unknown normal model '{}' (expected 'hooke' or 'hertz'); usage: {}", model, GRAMMAR);
+    in.fail("unknown normal model '{}' (expected 'hooke', 'hertz' or 'hls'); usage: {}", model,
+            GRAMMAR);
   }
 }
 
@@ -126,16 +204,59 @@ void PairGranularExact::parse_damping(CoeffReader &in, Law &lw)
   if (!in.next_is("damping")) return;
   in.word();
   in.need(1, "damping");
-  const char *model = in.word();
-  if (strcmp(model, "none") == 0) {
+  const std::string model = in.word();
+  ge::DampingParams &cat = lw.cat_damping;
+  if (model == "none") {
     lw.damping = DAMPING_NONE;
-  } else if (strcmp(model, "viscous") == 0) {
+  } else if (model == "viscous") {
+    // eta_n, and eta_t for the linear and Jaeger laws (the catalogue laws take their tangential
+    // dashpot from the tangential model)
     lw.damping = DAMPING_VISCOUS;
-    in.need(2, "damping viscous");
+    in.need(1, "damping viscous");
     lw.linear.eta_n = in.non_negative("eta_n");
-    lw.linear.eta_t = in.non_negative("eta_t");
+    lw.linear.eta_t = in.next_is_number() ? in.non_negative("eta_t") : -1.0;
+    cat = ge::damping_viscous(lw.linear.eta_n);
+  } else if (model == "restitution") {
+    lw.damping = DAMPING_CATALOGUE;
+    in.need(1, "damping restitution");
+    const double e = in.number("e_n", [](double v) { return v > 0.0 && v <= 1.0; }, "in (0, 1]");
+    in.check(ge::validate_damping_restitution(e));
+    cat = ge::damping_restitution(e);
+  } else if (model == "bshp") {
+    lw.damping = DAMPING_CATALOGUE;
+    in.need(1, "damping bshp");
+    const double A = in.non_negative("A");
+    in.check(ge::validate_damping_bshp(A));
+    cat = ge::damping_bshp(A);
+  } else if (model == "kk") {
+    lw.damping = DAMPING_CATALOGUE;
+    in.need(1, "damping kk");
+    const double eta = in.non_negative("eta_n");
+    in.check(ge::validate_damping_kk(eta));
+    cat = ge::damping_kk(eta);
+  } else if (model == "tsuji") {
+    lw.damping = DAMPING_CATALOGUE;
+    in.need(2, "damping tsuji");
+    const std::string form = in.word();
+    if (form == "en") {
+      const double e = in.number("e_n", [](double v) { return v > 0.0 && v <= 1.0; }, "in (0, 1]");
+      in.check(ge::validate_damping_tsuji_en(e));
+      bool exact = false;
+      if (in.next_is("exact")) {
+        in.word();
+        exact = true;
+      }
+      cat = ge::damping_tsuji_en(e, exact);
+    } else if (form == "eta") {
+      const double eta = in.non_negative("eta_n");
+      in.check(ge::validate_damping_tsuji_eta(eta));
+      cat = ge::damping_tsuji_eta(eta);
+    } else {
+      in.fail("damping tsuji expects 'en <e_n> [exact]' or 'eta <eta_n>', not '{}'", form);
+    }
   } else {
-    in.fail("unknown damping model '{}' (expected 'none' or 'viscous')", model);
+    in.fail("unknown damping model '{}' (expected none, viscous, restitution, bshp, kk or tsuji)",
+            model);
   }
 }
 
@@ -160,7 +281,7 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
     const double mu = in.non_negative("mu");
     double lambda = 0.0;
     int capacity = 0;
-    while (!in.done()) {
+    while (!in.done() && !in.next_is("limit_damping")) {
       const std::string key = in.word();
       if (key == "approx") {
         in.need(1, "approx");
@@ -181,24 +302,33 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
       }
     }
     lw.jaeger = ge::jaeger_material(lw.young, lw.poisson, mu, lambda, capacity);
+    if (lw.hertz.E_i != lw.hertz.E_j || lw.hertz.nu_i != lw.hertz.nu_j)
+      in.fail("'tangential jaeger' needs elastically identical spheres: give 'hertz <E> <nu>' "
+              "(one material)");
+    if (lw.damping == DAMPING_VISCOUS && lw.linear.eta_t < 0.0)
+      in.fail("damping viscous with 'tangential jaeger' expects 2 values: <eta_n> <eta_t>");
     return;
   }
 
-  if (lw.normal == NORMAL_HERTZ)
-    in.fail("the normal model 'hertz' is available with 'tangential jaeger' only (found "
-            "'tangential {}')",
+  if (model != "classic" && model != "refined") {
+    parse_catalogue_tangential(in, lw, model);
+    return;
+  }
+  if (lw.normal != NORMAL_HOOKE)
+    in.fail("'tangential {}' needs the normal model 'hooke <kn>' (its within-step algorithm uses "
+            "the linear normal spring)",
             model);
-  if (model == "classic") lw.tangential = TANGENTIAL_CLASSIC;
-  else if (model == "refined") lw.tangential = TANGENTIAL_REFINED;
-  else in.fail("unknown tangential model '{}' (expected 'classic', 'refined' or 'jaeger')", model);
+  lw.tangential = model == "classic" ? TANGENTIAL_CLASSIC : TANGENTIAL_REFINED;
   in.need(2, ("tangential " + model).c_str());
   p.kt = in.positive("kt");
   p.mu = in.non_negative("mu");
 
+  if (lw.damping == DAMPING_VISCOUS && p.eta_t < 0.0)
+    in.fail("damping viscous with 'tangential {}' expects 2 values: <eta_n> <eta_t>", model);
   const bool refined = lw.tangential == TANGENTIAL_REFINED;
   p.onset = p.slip = p.direction = p.twirl = refined;
   p.projection = true;
-  while (!in.done()) {
+  while (!in.done() && !in.next_is("limit_damping")) {    // (parse_law rejects that one)
     const std::string key = in.peek();
     const bool is_switch = key == "onset" || key == "slip" || key == "direction" ||
         key == "twirl" || key == "projection";
@@ -219,6 +349,115 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
   if (!p.projection && p.twirl)
     in.fail("'projection no' needs 'twirl no' (the exact frame rotation of 'twirl yes' includes "
             "the projection)");
+}
+
+/* ----------------------------------------------------------------------
+   the tangential models of the catalogue (catalogue.md 2.3)
+------------------------------------------------------------------------- */
+
+void PairGranularExact::parse_catalogue_tangential(CoeffReader &in, Law &lw,
+                                                   const std::string &model)
+{
+  using TM = ge::TangentialModel;
+  ge::TangentialParams &t = lw.cat_tangential;
+  lw.tangential = TANGENTIAL_CATALOGUE;
+  auto mu = [&]() { return in.non_negative("mu"); };
+  auto eta_t = [&]() { return in.non_negative("eta_t"); };
+  const std::string what = "tangential " + model;
+  if (model == "sliding") {
+    t.model = TM::Sliding;
+    in.need(1, what.c_str());
+    t.mu = mu();
+  } else if (model == "viscous") {
+    t.model = TM::Viscous;
+    in.need(1, what.c_str());
+    t.eta_t = eta_t();
+  } else if (model == "viscous_sliding") {
+    t.model = TM::ViscousSliding;
+    in.need(2, what.c_str());
+    t.eta_t = eta_t();
+    t.mu = mu();
+  } else if (model == "spring_sliding") {
+    t.model = TM::SpringSliding;
+    in.need(2, what.c_str());
+    t.kt = in.positive("kt");
+    t.mu = mu();
+  } else if (model == "spring_dashpot") {
+    t.model = TM::SpringDashpot;
+    in.need(3, what.c_str());
+    t.kt = in.positive("kt");
+    if (in.next_is("et")) {
+      in.word();
+      in.need(2, "spring_dashpot et");
+      t.e_t = in.number("e_t", [](double v) { return v >= 0.0 && v <= 1.0; }, "in [0, 1]");
+      t.use_et = true;
+    } else {
+      t.eta_t = eta_t();
+    }
+    t.mu = mu();
+    if (in.next_is("maw")) {
+      in.word();
+      t.maw = true;
+    }
+  } else if (model == "dd") {
+    t.model = TM::DD;
+    in.need(1, what.c_str());
+    t.mu = mu();
+    if (in.next_is_number()) t.eta_t = eta_t();
+  } else if (model == "lth") {
+    t.model = TM::LTH;
+    in.need(2, what.c_str());
+    t.mu = mu();
+    t.eta_t = in.non_negative("eta_t (fraction of critical damping)");
+  } else if (model == "zzy") {
+    t.model = TM::ZZY;
+    in.need(2, what.c_str());
+    t.mu = mu();
+    t.eta_t = in.non_negative("eta (viscosity)");
+  } else if (model == "tti") {
+    t.model = TM::TTI;
+    in.need(1, what.c_str());
+    t.mu = mu();
+    if (in.next_is("eta")) {
+      in.word();
+      in.need(1, "tti eta");
+      t.eta_t = eta_t();
+    } else {
+      lw.tti_eta_from_tsuji = true;    // by definition the tsuji normal eta_n (catalogue 2.3)
+    }
+  } else if (model == "walton_braun") {
+    t.model = TM::WaltonBraun;
+    in.need(2, what.c_str());
+    t.kt = in.positive("kt0");
+    t.mu = mu();
+  } else {
+    in.fail("unknown tangential model '{}' (expected classic, refined, jaeger, sliding, viscous, "
+            "viscous_sliding, spring_sliding, spring_dashpot, dd, lth, zzy, tti or walton_braun)",
+            model);
+  }
+}
+
+// combinations the catalogue's text forbids, with the reason
+void PairGranularExact::check_catalogue_law(CoeffReader &in, Law &lw)
+{
+  using TM = ge::TangentialModel;
+  if (lw.damping == DAMPING_VISCOUS && lw.linear.eta_t >= 0.0)
+    in.fail("damping viscous takes only <eta_n> with a catalogue tangential model (its "
+            "tangential dashpot is part of the tangential model)");
+  lw.linear.eta_t = 0.0;
+  in.check(ge::validate(lw.cat_normal));
+  in.check(ge::validate(lw.cat_damping));
+  in.check(ge::validate_combination(lw.cat_normal.model, lw.cat_damping.model));
+  in.check(ge::tangential_params_error(lw.cat_tangential));
+  const TM m = lw.cat_tangential.model;
+  const bool needs_hertz = m == TM::DD || m == TM::LTH ||
+      m == TM::ZZY || m == TM::TTI;
+  if (needs_hertz && lw.normal != NORMAL_HERTZ)
+    in.fail("this tangential model is defined on the Hertz contact (it uses the shear modulus "
+            "and Poisson ratio): give 'hertz <E> <nu>'");
+  if (lw.tti_eta_from_tsuji && lw.cat_damping.model != ge::DAMPING_TSUJI)
+    in.fail("'tangential tti' without 'eta <eta_t>' takes its dashpot from 'damping tsuji', "
+            "which is not given");
 }
 
 bool PairGranularExact::any_law(int tangential) const
@@ -261,8 +500,56 @@ void PairGranularExact::coeff(int narg, char **arg)
    geometric means (as LAMMPS' pair granular does for hooke).
 ------------------------------------------------------------------------- */
 
+namespace {
+// every model choice and every number of two catalogue laws, other than those mix_catalogue
+// combines (Hertz materials, mu, bshp A), agree
+bool same_catalogue_settings(const PairGranularExact::Law &a, const PairGranularExact::Law &b)
+{
+  const ge::NormalParams &na = a.cat_normal, &nb = b.cat_normal;
+  const ge::DampingParams &da = a.cat_damping, &db = b.cat_damping;
+  const ge::TangentialParams &ta = a.cat_tangential, &tb = b.cat_tangential;
+  return a.normal == b.normal && a.damping == b.damping && a.limit_damping == b.limit_damping &&
+      a.tti_eta_from_tsuji == b.tti_eta_from_tsuji && na.model == nb.model &&
+      na.hooke.kn == nb.hooke.kn && na.hls.kL == nb.hls.kL && na.hls.kU0 == nb.hls.kU0 &&
+      na.hls.S == nb.hls.S && da.model == db.model && da.eta == db.eta && da.alpha == db.alpha &&
+      da.tsuji_from_e == db.tsuji_from_e && ta.model == tb.model && ta.kt == tb.kt &&
+      ta.eta_t == tb.eta_t && ta.e_t == tb.e_t && ta.use_et == tb.use_et && ta.maw == tb.maw;
+}
+}    // namespace
+
+/* ----------------------------------------------------------------------
+   mixing of catalogue laws by the physical rules of catalogue.md 1.2: the Hertz materials
+   combine into the two-material form (Ebar, Gbar, mean nu), mu = min(mu_I, mu_J), bshp
+   A = (A_I + A_J)/2. Every other coefficient has no physical mixing rule, so it must agree
+   (no geometric means, unlike LAMMPS); otherwise the type pair needs its own pair_coeff.
+------------------------------------------------------------------------- */
+
+PairGranularExact::Law PairGranularExact::mix_catalogue(const Law &a, const Law &b) const
+{
+  if (!same_catalogue_settings(a, b))
+    error->all(FLERR,
+               "Pair granular/exact cannot mix these catalogue laws: only the Hertz materials, mu "
+               "and bshp A have a mixing rule (catalogue 1.2), and the two types differ in "
+               "another model or value; give this type pair its own pair_coeff");
+  Law m = a;
+  if (a.normal == NORMAL_HERTZ) {
+    m.hertz = ge::hertz_params(a.hertz.E_i, a.hertz.nu_i, b.hertz.E_i, b.hertz.nu_i);
+    m.cat_normal.Ebar = ge::hertz_effective_modulus(m.hertz);
+  }
+  m.cat_tangential.mu = std::min(a.cat_tangential.mu, b.cat_tangential.mu);
+  m.cat_damping.A = 0.5 * (a.cat_damping.A + b.cat_damping.A);
+  return m;
+}
+
 PairGranularExact::Law PairGranularExact::mix_laws(const Law &a, const Law &b) const
 {
+  if (a.tangential == TANGENTIAL_CATALOGUE || b.tangential == TANGENTIAL_CATALOGUE) {
+    if (a.tangential != b.tangential)
+      error->all(FLERR,
+                 "Pair granular/exact cannot mix a catalogue law with a classic, refined or "
+                 "jaeger law; give this type pair its own pair_coeff");
+    return mix_catalogue(a, b);
+  }
   const ge::LinearParams &pa = a.linear, &pb = b.linear;
   const bool same_models = a.normal == b.normal && a.damping == b.damping &&
       a.tangential == b.tangential && pa.onset == pb.onset && pa.slip == pb.slip &&

@@ -1,0 +1,384 @@
+// Deck tests of pair granular/exact with the catalogue laws (catalogue.md): the head-on collisions
+// and tangential loading curves of catalogue.md 3.2 and 3.3 with its numbers (glass spheres,
+// R = 1 mm, E = 70 GPa, nu = 0.25, rho = 2500 kg/m^3), the physical mixing of unlike Hertz
+// materials, bad input, and the invariances (newton, restart, serial == MPI) of a catalogue law
+// with per-contact state.
+#include "packing_state.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+using namespace packing;
+
+constexpr double kRadius = 1.0e-3, kDensity = 2500.0, kYoung = 70.0e9, kPoisson = 0.25;
+const double kMass = 4.0 / 3.0 * M_PI * kRadius * kRadius * kRadius * kDensity;
+constexpr double kLinearStiffness = 1.26909318e6;    // 3.1: [R]'s equal-energy k_n = 1.053 X
+
+// Hertz closed forms (3.2): delta_max = (15 mbar v^2 / (16 Ebar sqrt(Rbar)))^(2/5) and
+// T_c = 2 (2/5) B(2/5, 1/2) delta_max / v
+double hertz_max_overlap(double mbar, double Ebar, double Rbar, double v)
+{
+  return std::pow(15.0 * mbar * v * v / (16.0 * Ebar * std::sqrt(Rbar)), 0.4);
+}
+double hertz_duration_factor()
+{
+  return 2.0 * 0.4 * std::tgamma(0.4) * std::tgamma(0.5) / std::tgamma(0.9);
+}
+
+struct Collision {
+  double restitution;    // separation speed / approach speed
+  double duration;       // time with geometric overlap
+  double max_overlap;
+};
+
+// Two spheres (types 1 and 2) meet head-on at relative speed 1 m/s; `dt` about T_c/20000.
+Collision head_on(const std::string &coeffs, double dt, double t_end)
+{
+  deck::Lammps lmp;
+  const double gap = 1.0e-8;
+  lmp.command(R"(
+units           si
+atom_style      sphere
+atom_modify     map array
+boundary        f f f
+comm_modify     vel yes
+region          box block -5e-3 5e-3 -5e-3 5e-3 -5e-3 5e-3
+create_box      2 box
+)");
+  lmp.command("create_atoms 1 single " + num(-kRadius - gap / 2) + " 0 0");
+  lmp.command("create_atoms 2 single " + num(kRadius + gap / 2) + " 0 0");
+  lmp.command("set group all diameter " + num(2 * kRadius) + "\nset group all density " +
+              num(kDensity));
+  lmp.command(R"(
+velocity        all set 0 0 0
+set             atom 1 vx  0.5
+set             atom 2 vx -0.5
+pair_style      granular/exact
+)");
+  lmp.command(coeffs);
+  lmp.command("timestep " + num(dt));
+  lmp.command("variable overlap equal " + num(2 * kRadius) + "-(x[2]-x[1])");
+  // one file per test: ctest runs the tests of this file in parallel in one directory
+  const std::string record =
+      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_overlap.txt";
+  lmp.command("fix integrate all nve/sphere\nfix record all print 1 \"${overlap}\" file " + record +
+              " screen no");
+  lmp.command("run " + std::to_string(static_cast<int>(std::ceil(t_end / dt))));
+  lmp.command("unfix record");
+  Collision c{0.0, 0.0, 0.0};
+  std::ifstream in(record);
+  std::string line;
+  int steps_in_contact = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const double overlap = std::stod(line);
+    if (overlap > 0.0) steps_in_contact++;
+    c.max_overlap = std::max(c.max_overlap, overlap);
+  }
+  auto **v = static_cast<double **>(lammps_extract_atom(lmp.handle(), "v"));
+  c.restitution = v[1][0] - v[0][0];
+  c.duration = steps_in_contact * dt;
+  return c;
+}
+
+std::string glass_pair(const std::string &law) { return "pair_coeff * * " + law; }
+
+}    // namespace
+
+// Undamped Hertz: elastic rebound (e = 1), and T_c and delta_max of catalogue.md 3.2.
+TEST(DeckCatalogue, HertzCollisionMatchesClosedForm)
+{
+  const double t_c = 5.97841584e-6, delta_max = 2.03121199e-6;
+  const Collision c = head_on(glass_pair("hertz 70e9 0.25 tangential sliding 0.3"), t_c / 20000,
+                              1.2 * t_c);
+  std::printf("  e %.9f, T_c %.9g (3.2: %.9g), delta_max %.9g (3.2: %.9g)\n", c.restitution,
+              c.duration, t_c, c.max_overlap, delta_max);
+  EXPECT_NEAR(c.restitution, 1.0, 1e-6);
+  EXPECT_NEAR(c.duration / t_c, 1.0, 1e-4);
+  EXPECT_NEAR(c.max_overlap / delta_max, 1.0, 1e-4);
+}
+
+// Unlike materials mix by Ebar = [(1-nu_I^2)/E_I + (1-nu_J^2)/E_J]^-1 (catalogue.md 1.2), not by
+// geometric means: the collision of glass with steel follows the Hertz closed forms with that
+// Ebar, and equals the run with the explicit two-material pair_coeff.
+TEST(DeckCatalogue, UnlikeHertzMaterialsMixPhysically)
+{
+  const double E_steel = 210e9, nu_steel = 0.3;
+  const double Ebar = 1.0 / ((1 - kPoisson * kPoisson) / kYoung + (1 - nu_steel * nu_steel) / E_steel);
+  const double mbar = kMass / 2, Rbar = kRadius / 2;
+  const double delta_max = hertz_max_overlap(mbar, Ebar, Rbar, 1.0);
+  const double t_c = hertz_duration_factor() * delta_max;
+  const std::string glass = "hertz 70e9 0.25 tangential sliding 0.3",
+                    steel = "hertz 210e9 0.3 tangential sliding 0.2";
+  const Collision mixed = head_on("pair_coeff 1 1 " + glass + "\npair_coeff 2 2 " + steel,
+                                  t_c / 20000, 1.2 * t_c);
+  const Collision given = head_on("pair_coeff 1 1 " + glass + "\npair_coeff 2 2 " + steel +
+                                      "\npair_coeff 1 2 hertz 70e9 0.25 210e9 0.3 tangential "
+                                      "sliding 0.2",
+                                  t_c / 20000, 1.2 * t_c);
+  std::printf("  T_c %.9g (closed form %.9g), delta_max %.9g (closed form %.9g)\n", mixed.duration,
+              t_c, mixed.max_overlap, delta_max);
+  EXPECT_NEAR(mixed.duration / t_c, 1.0, 1e-4);
+  EXPECT_NEAR(mixed.max_overlap / delta_max, 1.0, 1e-4);
+  EXPECT_NEAR(mixed.restitution, 1.0, 1e-6);
+  EXPECT_EQ(mixed.max_overlap, given.max_overlap);
+  EXPECT_EQ(mixed.restitution, given.restitution);
+}
+
+// The damped normal laws reproduce the restitution coefficients, contact durations and maximum
+// overlaps of catalogue.md 3.2 (dt = T_c/20000: damped results converge at first order in dt,
+// 3.1, so e is held to 1e-3 relative and T_c, delta_max to 1e-4 where the table gives them).
+TEST(DeckCatalogue, DampedCollisionsMatchTable)
+{
+  const std::string k = num(kLinearStiffness);
+  const struct {
+    std::string law;
+    double e, t_c, delta_max;    // 0: not given by the table
+  } rows[] = {
+      {"hooke " + k + " damping restitution 0.9 tangential sliding 0.3", 0.9, 6.38478867e-6,
+       1.92913269e-6},
+      {"hooke " + k + " damping restitution 0.9 tangential sliding 0.3 limit_damping",
+       0.90202607, 6.38468659e-6, 1.92913269e-6},
+      {"hls " + k + " 0.9 tangential sliding 0.3", 0.9, 6.49094976e-6, 2.03119938e-6},
+      {"hls " + k + " variable 1e5 tangential sliding 0.3", 0.91168653, 6.47556902e-6,
+       2.03119938e-6},
+      {"hertz 70e9 0.25 damping bshp 1e-7 tangential sliding 0.3", 0.9401463, 6.0166656e-6,
+       1.9822477e-6},
+      {"hertz 70e9 0.25 damping kk 111.306495 tangential sliding 0.3", 0.9401463, 6.0166656e-6,
+       1.9822477e-6},
+      {"hertz 70e9 0.25 damping tsuji en 0.9 tangential sliding 0.3", 0.8999810, 6.0445997e-6,
+       1.9491235e-6},
+  };
+  for (const auto &row : rows) {
+    SCOPED_TRACE(row.law);
+    const Collision c = head_on(glass_pair(row.law), row.t_c / 20000, 1.2 * row.t_c);
+    std::printf("  %s\n    e %.8f (3.2: %.8f), T_c %.9g (%.9g), delta_max %.9g (%.9g)\n",
+                row.law.c_str(), c.restitution, row.e, c.duration, row.t_c, c.max_overlap,
+                row.delta_max);
+    EXPECT_NEAR(c.restitution / row.e, 1.0, 1e-3);
+    EXPECT_NEAR(c.duration / row.t_c, 1.0, 1e-4);
+    EXPECT_NEAR(c.max_overlap / row.delta_max, 1.0, 1e-4);
+  }
+}
+
+namespace {
+
+// Sphere 2 is driven around sphere 1 on a circle at constant centre distance (constant normal
+// overlap delta = 1 um, catalogue.md 3.3 c) at speed 0.35 m/s, no spin: the tangential
+// displacement is the arc length. It moves forward `forward` steps, then back. Returns the
+// tangential force on sphere 2 against the forward direction, and the normal force, at the end.
+struct TangentialLoad {
+  double resisting, normal;
+};
+
+TangentialLoad drive_tangentially(const std::string &law, int forward, int total)
+{
+  const double overlap = 1.0e-6, d = 2 * kRadius - overlap, speed = 0.35, dt = 1.0e-9;
+  deck::Lammps lmp;
+  lmp.command(R"(
+units           si
+atom_style      sphere
+atom_modify     map array
+boundary        f f f
+comm_modify     vel yes
+region          box block -5e-3 5e-3 -5e-3 5e-3 -5e-3 5e-3
+create_box      1 box
+create_atoms    1 single 0 0 0
+)");
+  lmp.command("create_atoms 1 single " + num(d) + " 0 0");
+  lmp.command("set group all diameter " + num(2 * kRadius) + "\nset group all density " +
+              num(kDensity));
+  lmp.command("velocity all set 0 0 0\npair_style granular/exact\npair_coeff * * " + law);
+  lmp.command("timestep " + num(dt));
+  // arc length s(step) = speed dt (step up to N, then 2N - step); velocity along the arc
+  const std::string w = num(speed / d), N = std::to_string(forward);
+  lmp.command("variable theta equal " + w + "*dt*ternary(step<=" + N + ",step,2*" + N + "-step)");
+  lmp.command("variable sense equal 2*(step<=" + N + ")-1");
+  lmp.command("variable dx equal " + num(d) + "*(cos(v_theta)-1)");
+  lmp.command("variable dy equal " + num(d) + "*sin(v_theta)");
+  lmp.command("variable vx equal -" + num(speed) + "*v_sense*sin(v_theta)");
+  lmp.command("variable vy equal " + num(speed) + "*v_sense*cos(v_theta)");
+  lmp.command(R"(
+group           mover id 2
+fix             drive mover move variable v_dx v_dy NULL v_vx v_vy NULL
+)");
+  lmp.command("run " + std::to_string(total));
+  auto **x = static_cast<double **>(lammps_extract_atom(lmp.handle(), "x"));
+  auto **f = static_cast<double **>(lammps_extract_atom(lmp.handle(), "f"));
+  const double dist = std::hypot(x[1][0] - x[0][0], x[1][1] - x[0][1]);
+  const double nx = (x[1][0] - x[0][0]) / dist, ny = (x[1][1] - x[0][1]) / dist;
+  // forward tangent (-ny, nx); force on 2
+  return {-(f[1][0] * -ny + f[1][1] * nx), f[1][0] * nx + f[1][1] * ny};
+}
+
+}    // namespace
+
+// catalogue.md 3.3 (c): the loading curves, and their unloading, along a driven path. One step
+// moves 3.5e-10 m, so 1000 steps make delta_t^max = 3.5e-7 m.
+TEST(DeckCatalogue, TangentialLoadingCurvesMatchTable)
+{
+  const double mu_fn = 0.33391948, fn = 1.11306495;
+  const double lth_table[] = {0.11703242, 0.21586112, 0.29217955, 0.33391948};
+  for (const char *model : {"lth 0.3 0", "walton_braun 1.43108351e6 0.3"}) {
+    for (int quarter = 1; quarter <= 4; ++quarter) {
+      SCOPED_TRACE(std::string(model) + ", quarter " + std::to_string(quarter));
+      const TangentialLoad load =
+          drive_tangentially(std::string("hertz 70e9 0.25 tangential ") + model, 4000,
+                             250 * quarter);
+      std::printf("  %-30s xi = %d/4 delta_t^max: F %.8f (3.3: %.8f), F_n %.8f (%.8f)\n", model,
+                  quarter, load.resisting, lth_table[quarter - 1], load.normal, fn);
+      EXPECT_NEAR(load.normal / fn, 1.0, 1e-7);
+      EXPECT_NEAR(load.resisting / lth_table[quarter - 1], 1.0, 1e-5);
+    }
+  }
+  const struct {
+    const char *law;
+    int forward, total;
+    double expected;
+  } unloading[] = {
+      // Walton-Braun: full slip (2 delta_s), back by delta_s and by 2 delta_s
+      {"hertz 70e9 0.25 tangential walton_braun 1.43108351e6 0.3", 2000, 3000, -0.09780275},
+      {"hertz 70e9 0.25 tangential walton_braun 1.43108351e6 0.3", 2000, 4000, -mu_fn},
+      // to delta_s/2, back by delta_s/4
+      {"hertz 70e9 0.25 tangential walton_braun 1.43108351e6 0.3", 500, 750, 0.09552244},
+      // truncated linear spring: to 5e-7 m (slipping since 3.5e-7), back by 1e-7 m (3.3 c:
+      // 0.23851390 N); the path steps 3.5e-10 m, so back by 286 steps = 1.001e-7 m
+      {"hertz 70e9 0.25 tangential spring_sliding 9.54055670e5 0.3", 1429, 1715,
+       mu_fn - 9.54055670e5 * 286 * 3.5e-10},
+  };
+  for (const auto &u : unloading) {
+    SCOPED_TRACE(u.law);
+    const TangentialLoad load = drive_tangentially(u.law, u.forward, u.total);
+    std::printf("  %s, %d steps forward, %d back: F %.8f (3.3: %.8f)\n", u.law, u.forward,
+                u.total - u.forward, load.resisting, u.expected);
+    EXPECT_NEAR(load.resisting / u.expected, 1.0, 1e-5);
+  }
+}
+
+// Every malformed catalogue pair_coeff stops with a message that says what is wrong.
+TEST(DeckCatalogue, BadPairCoeffIsRejected)
+{
+  const std::string setup = R"(
+units lj
+atom_style sphere
+region box block 0 4 0 4 0 4
+create_box 2 box
+comm_modify vel yes
+pair_style granular/exact
+)";
+  const struct {
+    const char *coeff;
+    const char *message;
+  } cases[] = {
+      {"pair_coeff 1 1 hertz 1e7 0.3 1e8", "hertz with two materials expects 2 value"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 1e8 0.7 tangential sliding 0.3", "nu_J (Poisson ratio of type J) = 0.7"},
+      {"pair_coeff 1 1 hls 1000", "hls expects 2 value"},
+      {"pair_coeff 1 1 hls 1000 1.5 tangential sliding 0.3", "e_n"},
+      {"pair_coeff 1 1 hls 1000 kU 500 tangential sliding 0.3", "kU"},
+      {"pair_coeff 1 1 hls 1000 variable -1 tangential sliding 0.3", "S"},
+      {"pair_coeff 1 1 hooke 1000 damping restitution 0 tangential sliding 0.3", "e_n = 0 must be in (0, 1]"},
+      {"pair_coeff 1 1 hooke 1000 damping bshp 1e-3 tangential sliding 0.3", "bshp"},
+      {"pair_coeff 1 1 hooke 1000 damping tsuji en 0.9 tangential sliding 0.3", "tsuji"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 damping tsuji speed 0.9 tangential sliding 0.3", "damping tsuji expects 'en <e_n> [exact]' or 'eta <eta_n>'"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 damping viscous 1 2 tangential sliding 0.3", "damping viscous takes only <eta_n>"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 damping restitution 0.9 tangential jaeger 0.3", "damping 'restitution' goes with the catalogue tangential models"},
+      {"pair_coeff 1 1 hls 1000 0.9 tangential classic 800 0.5", "'tangential classic' needs the normal model 'hooke"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding", "sliding"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding -1", "mu"},
+      {"pair_coeff 1 1 hooke 1000 tangential dd 0.3", "defined on the Hertz contact"},
+      {"pair_coeff 1 1 hooke 1000 tangential tti 0.3", "defined on the Hertz contact"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential tti 0.3", "takes its dashpot from 'damping tsuji'"},
+      {"pair_coeff 1 1 hooke 1000 tangential spring_dashpot 800 et 1.5 0.3", "e_t"},
+      {"pair_coeff 1 1 hooke 1000 tangential walton_braun 0 0.3", "walton_braun"},
+      {"pair_coeff 1 1 hooke 1000 tangential classic 800 0.5 limit_damping", "'limit_damping' is an option of the catalogue laws"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 limit_damping", "the jaeger law never lets the normal force attract"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 limit_damping extra", "unexpected argument 'extra'"},
+  };
+  for (const auto &c : cases) {
+    deck::Lammps lmp;
+    lmp.command(setup);
+    const std::string msg = lmp.error_of(c.coeff);
+    EXPECT_NE(msg.find(c.message), std::string::npos)
+        << "input: " << c.coeff << "\nexpected message containing: " << c.message
+        << "\ngot: " << (msg.empty() ? std::string("(no error)") : msg);
+  }
+  // types without a physical mixing rule for a differing value need their own pair_coeff
+  deck::Lammps lmp;
+  lmp.command(setup + R"(
+pair_coeff 1 1 hooke 1000 damping restitution 0.9 tangential spring_sliding 800 0.5
+pair_coeff 2 2 hooke 2000 damping restitution 0.9 tangential spring_sliding 800 0.3
+create_atoms 1 single 1 1 1
+set group all diameter 1 density 1
+)");
+  const std::string msg = lmp.error_of("run 0");
+  EXPECT_NE(msg.find("cannot mix these catalogue laws"), std::string::npos) << msg;
+}
+
+namespace {
+
+// a catalogue law with state in every contact: the hls maximum overlap (even) and the
+// Walton-Braun vectors (odd under the exchange of i and j)
+const char *const kStatefulLaw = "hls 2000 0.8 tangential walton_braun 1600 0.4";
+
+std::string catalogue_packing(const std::string &newton, int nsteps, const std::string &store)
+{
+  return "variable newton index " + newton + "\nvariable nsteps index " + std::to_string(nsteps) +
+      "\nvariable contact index \"" + kStatefulLaw + "\"\nvariable history index " + store +
+      "\ninclude " + kPacking + "\n";
+}
+
+}    // namespace
+
+// newton on == off, and the compact store == LAMMPS' neighbour history, for a stateful law.
+TEST(DeckCatalogue, NewtonAndStoreInvariance)
+{
+  State states[3];
+  const char *runs[3][2] = {{"on", "neigh"}, {"off", "neigh"}, {"on", "compact"}};
+  for (int k = 0; k < 3; ++k) {
+    deck::Lammps lmp;
+    lmp.command(catalogue_packing(runs[k][0], 400, runs[k][1]) + "run ${nsteps}");
+    const std::string out = std::string("catalogue_") + runs[k][0] + "_" + runs[k][1];
+    write_state(lmp, out);
+    states[k] = read_state(out);
+  }
+  expect_same_state(states[0], states[1], 1e-10, "newton on vs off");
+  expect_same_state(states[0], states[2], 0.0, "compact vs neigh store");
+}
+
+// run N + restart + run N == run 2N (no velocity-dependent force: to roundoff), serial == MPI.
+TEST(DeckCatalogue, RestartAndMpiInvariance)
+{
+  const int n = 200;
+  {
+    deck::Lammps lmp;
+    lmp.command(catalogue_packing("on", n, "neigh") + "run " + std::to_string(2 * n));
+    write_state(lmp, "catalogue_uninterrupted");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(catalogue_packing("on", n, "neigh") + "run " + std::to_string(n) +
+                "\nwrite_restart catalogue_half.restart");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(restarted_packing("catalogue_half.restart") + "run " + std::to_string(n));
+    write_state(lmp, "catalogue_restarted");
+  }
+  const State uninterrupted = read_state("catalogue_uninterrupted");
+  expect_same_state(uninterrupted, read_state("catalogue_restarted"), 1e-12,
+                    "restart vs uninterrupted");
+
+  const std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +
+                           " -var contact \"" + kStatefulLaw + "\" -var history neigh";
+  int moved = 0;
+  const State serial = mpi_state(1, vars, "catalogue_np1", &moved);
+  const State parallel = mpi_state(4, vars, "catalogue_np4", &moved);
+  std::printf("  4 ranks: %d atoms changed process\n", moved);
+  EXPECT_GT(moved, 10);
+  expect_same_state(uninterrupted, serial, 1e-12, "in-process vs mpirun serial");
+  expect_same_state(serial, parallel, 1e-10, "serial vs 4 ranks");
+}

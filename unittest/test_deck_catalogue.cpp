@@ -5,6 +5,8 @@
 // with per-contact state.
 #include "packing_state.hpp"
 
+#include "contact/vec3.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -296,6 +298,16 @@ pair_style granular/exact
       {"pair_coeff 1 1 hooke 1000 tangential walton_braun 0 0.3", "walton_braun"},
       {"pair_coeff 1 1 hooke 1000 tangential classic 800 0.5 limit_damping", "'limit_damping' is an option of the catalogue laws"},
       {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 limit_damping", "the jaeger law never lets the normal force attract"},
+      {"pair_coeff 1 1 hooke 1000 tangential classic 800 0.5 rolling yade kr 1 eta 0.5", "'rolling' (the Yade moment law) goes with the catalogue tangential models"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 rolling spring 1 eta 0.5", "rolling expects the model 'yade', not 'spring'"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 rolling yade kr -1 eta 0.5", "kr (moment per radian) = -1 must be > 0"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 rolling yade kr 1", "rolling yade expects 4 value"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 rolling yade stiff 1 eta 0.5", "expects 'kr <K>' or 'beta <beta>'"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 rolling yade kr 1 cap some", "'cap' expects 'none'"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 rolling yade kr 1 eta -2", "eta (moment cap coefficient) = -2 must be >= 0"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 rolling yade beta 1 eta 0.5", "needs a tangential model with a linear stiffness"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 rolling yade kr 1 eta 0.5 combined twisting yade kr 1 eta 0.5", "no separate twisting keyword"},
+      {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 twisting yade kr 1 eta 0.5 twisting yade kr 2 eta 0.5", "'twisting yade' is given twice"},
       {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 limit_damping extra", "unexpected argument 'extra'"},
   };
   for (const auto &c : cases) {
@@ -320,9 +332,10 @@ set group all diameter 1 density 1
 
 namespace {
 
-// a catalogue law with state in every contact: the hls maximum overlap (even) and the
-// Walton-Braun vectors (odd under the exchange of i and j)
-const char *const kStatefulLaw = "hls 2000 0.8 tangential walton_braun 1600 0.4";
+// a catalogue law with state in every contact: the hls maximum overlap (even), the
+// Walton-Braun vectors and the Yade relative rotation (odd under the exchange of i and j)
+const char *const kStatefulLaw = "hls 2000 0.8 tangential walton_braun 1600 0.4 rolling yade "
+                                 "beta 0.5 eta 0.3 twisting yade kr 0.05 eta 0.1";
 
 std::string catalogue_packing(const std::string &newton, int nsteps, const std::string &store)
 {
@@ -381,4 +394,94 @@ TEST(DeckCatalogue, RestartAndMpiInvariance)
   EXPECT_GT(moved, 10);
   expect_same_state(uninterrupted, serial, 1e-12, "in-process vs mpirun serial");
   expect_same_state(serial, parallel, 1e-10, "serial vs 4 ranks");
+}
+
+namespace {
+
+// catalogue.md 3.4: identical spheres R = 1 mm at overlap 1 um, k_n = 7e7 N/m (F_n = 70 N),
+// K_s = 1.75e7 N/m, beta = 1 -> K_r = 17.5 N m/rad, eta = 0.5 -> cap 0.035 N m (elastic limit
+// 2e-3 rad). Positions frozen (no integrator), B fixed, A spun at a prescribed omega.
+class SpunPair {
+ public:
+  explicit SpunPair(const std::string &law)
+  {
+    lmp_.command(R"(
+units           si
+atom_style      sphere
+atom_modify     map array
+boundary        f f f
+comm_modify     vel yes
+region          box block -5e-3 5e-3 -5e-3 5e-3 -5e-3 5e-3
+create_box      1 box
+create_atoms    1 single 0 0 0
+create_atoms    1 single 1.999e-3 0 0
+set             group all diameter 2e-3
+set             group all density 2500
+velocity        all set 0 0 0
+pair_style      granular/exact
+timestep        1e-6
+)");
+    lmp_.command("pair_coeff * * " + law);
+  }
+  // spin A (atom 1) by `angle` rad about the axis (ax, ay, az) at 10 rad/s (1e-5 rad per step)
+  void rotate(double angle, double ax, double ay, double az)
+  {
+    const double w = angle > 0 ? 10.0 : -10.0;
+    lmp_.command("set atom 1 omega " + num(w * ax) + " " + num(w * ay) + " " + num(w * az));
+    lmp_.command("run " + std::to_string(static_cast<int>(std::lround(std::fabs(angle) / 1e-5))));
+  }
+  // the contact moment M (torque on B = +M, on A = -M plus the friction couple, which is equal
+  // on both for equal radii): M = (torque_B - torque_A)/2
+  ge::Vec3 moment()
+  {
+    auto **t = static_cast<double **>(lammps_extract_atom(lmp_.handle(), "torque"));
+    return {(t[1][0] - t[0][0]) / 2, (t[1][1] - t[0][1]) / 2, (t[1][2] - t[0][2]) / 2};
+  }
+
+ private:
+  deck::Lammps lmp_;
+};
+
+}    // namespace
+
+// catalogue.md 3.4, combined mode through the pair style: rolling about z (in the tangent plane,
+// the normal is x), the cap, elastic unloading after the cap, the reverse cap; a twist about n.
+TEST(DeckCatalogue, YadeMomentsMatchTable)
+{
+  const std::string law = "hooke 7e7 tangential spring_sliding 1.75e7 0.5 rolling yade beta 1 "
+                          "eta 0.5 combined";
+  // (one LAMMPS instance at a time: the plugin list is process-wide)
+  {
+  SpunPair pair(law);
+  const struct {
+    double angle, expected;
+  } sequence[] = {{1e-3, 0.0175}, {4e-3, 0.035}, {-1e-3, 0.0175}, {-4e-3, -0.035}};
+  for (const auto &step : sequence) {
+    pair.rotate(step.angle, 0, 0, 1);
+    const ge::Vec3 m = pair.moment();
+    std::printf("  rolled %+.0e rad: M = (%.3g, %.3g, %.10f) N m (3.4: moment on A %.4f)\n",
+                step.angle, m.x, m.y, m.z, -step.expected);
+    EXPECT_NEAR(m.z, step.expected, 1e-12);
+    EXPECT_NEAR(m.x, 0.0, 1e-12);
+    EXPECT_NEAR(m.y, 0.0, 1e-12);
+  }
+  }
+  {
+  SpunPair twisted(law);
+  twisted.rotate(1e-3, 1, 0, 0);
+  const ge::Vec3 m = twisted.moment();
+  std::printf("  twisted 1e-3 rad about n: M = (%.10f, %.3g, %.3g)\n", m.x, m.y, m.z);
+  EXPECT_NEAR(m.x, 0.0175, 1e-12);
+  }
+  // separate springs: rolling yade kr 17.5 cap none with twisting yade kr 5 eta 0.5
+  {
+  SpunPair separate("hooke 7e7 tangential sliding 0.5 rolling yade kr 17.5 cap none twisting "
+                    "yade kr 5 eta 0.5");
+  separate.rotate(5e-3, 0, 0, 1);
+  EXPECT_NEAR(separate.moment().z, 17.5 * 5e-3, 1e-12);
+  }
+  SpunPair separate_twist("hooke 7e7 tangential sliding 0.5 rolling yade kr 17.5 cap none "
+                          "twisting yade kr 5 eta 0.5");
+  separate_twist.rotate(1e-2, 1, 0, 0);    // 5 * 1e-2 = 0.05 > cap 0.035
+  EXPECT_NEAR(separate_twist.moment().x, 0.035, 1e-12);
 }

@@ -479,9 +479,10 @@ void PairGranularExact::create_history_fix()
   if (fix_neigh || fix_compact) return;
   Fix *fix = modify->get_fix_by_id(id_history);
   if (fix == nullptr) {
-    // the fixed part of a record: the linear laws' state, or only the Jaeger state (frame,
-    // force, sliding flag) when every law is Jaeger's
-    const int nfixed = any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED)
+    // the fixed part of a record: the linear and catalogue laws' state, or only the Jaeger
+    // state (frame, force, sliding flag) when every law is Jaeger's
+    const int nfixed =
+        any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED) || any_law(TANGENTIAL_CATALOGUE)
         ? int(ge::LINEAR_HISTORY_SIZE)
         : JAEGER_FIXED_SIZE;
     const std::string cmd = (history_mode == HISTORY_COMPACT)

@@ -14,6 +14,7 @@
 #include "contact/linear_frictional.hpp"
 #include "contact/normal_models.hpp"
 #include "contact/tangential_models.hpp"
+#include "contact/yade_moments.hpp"
 
 #include <string>
 
@@ -56,6 +57,7 @@ class PairGranularExact : public Pair {
     ge::TangentialParams cat_tangential;
     bool tti_eta_from_tsuji;     // tti without 'eta': its dashpot is the tsuji eta_n
     bool limit_damping;          // the applied normal force is clamped at zero
+    ge::YadeMomentParams yade;   // rolling/twisting yade (catalogue laws; inactive by default)
   };
   enum { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1, NORMAL_HLS = 2 };
   enum { DAMPING_NONE = 0, DAMPING_VISCOUS = 1, DAMPING_CATALOGUE = 2 };
@@ -101,6 +103,9 @@ class PairGranularExact : public Pair {
   void parse_tangential(CoeffReader &in, Law &lw);
   void parse_catalogue_tangential(CoeffReader &in, Law &lw, const std::string &model);
   void check_catalogue_law(CoeffReader &in, Law &lw);
+  void parse_yade_spring(CoeffReader &in, Law &lw, bool rolling);
+  void yade_torques(int i, int j, const ge::LinearStep &s, double *state, const Law &lw,
+                    double fn, const ge::TangentialStep &ts, bool advance);
   bool any_law(int tangential) const;
   Law mix_laws(const Law &a, const Law &b) const;
   Law mix_catalogue(const Law &a, const Law &b) const;

@@ -6,7 +6,8 @@
    State of a catalogue contact, in the 11 doubles of a contact's history:
    [0, 6) the tangential model's state (tangential_models.hpp), [6] the hls maximum overlap,
    [7] whether the last step slid (what single() reports: re-evaluating the cap without the
-   step's movement would decide a contact at the limit by roundoff).
+   step's movement would decide a contact at the limit by roundoff), [8, 11) the relative
+   rotation of the pair for rolling/twisting yade (yade_moments.hpp).
 ------------------------------------------------------------------------- */
 
 #include "pair_granular_exact.h"
@@ -23,6 +24,9 @@ using ge::Vec3;
 namespace {
 constexpr int HLS_STATE = 6;        // index of the hls maximum overlap in a catalogue state
 constexpr int SLIDING_STATE = 7;    // 1 if the contact slid in its last step, else 0
+constexpr int YADE_STATE = 8;       // first of the 3 entries of the Yade relative rotation
+static_assert(YADE_STATE + ge::YADE_MOMENT_STATE_SIZE <= ge::LINEAR_HISTORY_SIZE,
+              "the Yade rotation must fit in a contact's history");
 
 // shear modulus combination of catalogue.md 1.2 (Mindlin's compliance), and the mean Poisson ratio
 double effective_shear_modulus(const ge::HertzParams &h)
@@ -43,6 +47,8 @@ bool PairGranularExact::odd_entry(const Law &lw, int k)
     case TANGENTIAL_REFINED:
       return k < ge::LINEAR_HISTORY_VECTOR_ENTRIES;
     case TANGENTIAL_CATALOGUE:
+      if (k >= YADE_STATE && k < YADE_STATE + ge::YADE_MOMENT_STATE_SIZE)
+        return ge::yade_moment_transfer_factor(k - YADE_STATE) < 0.0;
       return k < ge::tangential_state_size(lw.cat_tangential.model) &&
           ge::tangential_transfer_factor(lw.cat_tangential.model, k) < 0.0;
     default:
@@ -123,6 +129,8 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
   r.fn = ge::normal_force_applied(nr.F_el, F_vis, lw.limit_damping);
   r.ft = tr.ft;
   apply_contact(i, j, r, s, g, atom->nlocal, force->newton_pair);
+  if (lw.yade.rolling.active || lw.yade.twisting.active)
+    yade_torques(i, j, s, st, lw, F_cap, ts, advance);
 
   if (!eflag_global) return;
   // elastic normal energy: hooke k d^2/2, hertz (2/5) F d, hls F^2/(2 K_U) on its unloading line
@@ -135,6 +143,46 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
   tally[4] += weight;
   tally[5] += weight * (tr.sliding ? 1.0 : 0.0);
   add_branch_force_product(weight, g.dx, r.fn * s.normal + r.ft, tally + 6);
+}
+
+/* ----------------------------------------------------------------------
+   rolling/twisting yade (catalogue.md 2.4, 4): the moment of the pair's relative rotation since
+   the contact began, -M on i and +M on j. `beta` scales K with the tangential model's linear
+   stiffness of this step (kt of T4/T5, kt0 of T10, K_t(delta) of T6/T9).
+------------------------------------------------------------------------- */
+
+void PairGranularExact::yade_torques(int i, int j, const ge::LinearStep &s, double *state,
+                                     const Law &lw, double fn, const ge::TangentialStep &ts,
+                                     bool advance)
+{
+  double **omega = atom->omega, **torque = atom->torque;
+  const double dt = update->dt;
+  ge::YadeMomentStep ys;
+  ys.rot_i = dt * ge::vec3(omega[i]);
+  ys.rot_j = dt * ge::vec3(omega[j]);
+  ys.normal = s.normal;
+  ys.radius_i = atom->radius[i];
+  ys.radius_j = atom->radius[j];
+  ys.fn = fn;
+  ys.update = advance;
+  using TM = ge::TangentialModel;
+  const TM model = lw.cat_tangential.model;
+  if (model == TM::DD || model == TM::TTI) {
+    const double a = std::sqrt(ts.rbar * ts.overlap);    // contact radius sqrt(Rbar delta)
+    ys.ks = (model == TM::DD ? 16.0 / 3.0 : 8.0) * ts.gbar * a;
+  } else {
+    ys.ks = lw.cat_tangential.kt;
+  }
+  ge::YadeMomentResult yr;
+  ge::yade_moment(lw.yade, ys, state + YADE_STATE, yr);
+  torque[i][0] += yr.torque_i.x;
+  torque[i][1] += yr.torque_i.y;
+  torque[i][2] += yr.torque_i.z;
+  if (force->newton_pair || j < atom->nlocal) {
+    torque[j][0] += yr.torque_j.x;
+    torque[j][1] += yr.torque_j.y;
+    torque[j][2] += yr.torque_j.z;
+  }
 }
 
 /* ----------------------------------------------------------------------

@@ -27,7 +27,9 @@ const char *const GRAMMAR =
     "yes|no] | jaeger <mu> [approx <lambda>] [capacity <M>|exact] | sliding <mu> | viscous "
     "<eta_t> | viscous_sliding <eta_t> <mu> | spring_sliding <kt> <mu> | spring_dashpot <kt> "
     "<eta_t>|et <e_t> <mu> [maw] | dd <mu> [<eta_t>] | lth <mu> <eta_t> | zzy <mu> <eta> | tti "
-    "<mu> [eta <eta_t>] | walton_braun <kt0> <mu>";
+    "<mu> [eta <eta_t>] | walton_braun <kt0> <mu>; then (catalogue laws) [rolling yade kr <K_b> | "
+    "beta <beta> eta <eta_b> | cap none [combined]] [twisting yade kr <K_tw> | beta <beta> eta "
+    "<eta_tw> | cap none]";
 }    // namespace
 
 /* ----------------------------------------------------------------------
@@ -43,6 +45,11 @@ class PairGranularExact::CoeffReader {
   bool done() const { return pos >= narg; }
   bool next_is(const char *word) const { return pos < narg && strcmp(arg[pos], word) == 0; }
   const char *peek() const { return pos < narg ? arg[pos] : ""; }
+  // the next word starts an option of the whole law (parse_law reads and checks it)
+  bool at_law_option() const
+  {
+    return next_is("limit_damping") || next_is("rolling") || next_is("twisting");
+  }
   // the next word reads as a number (an optional value rather than a keyword)
   bool next_is_number() const
   {
@@ -120,6 +127,16 @@ PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int fi
   parse_normal(in, lw);
   parse_damping(in, lw);
   parse_tangential(in, lw);
+  while (in.next_is("rolling") || in.next_is("twisting")) {
+    const bool rolling = in.next_is("rolling");
+    in.word();
+    if (lw.tangential != TANGENTIAL_CATALOGUE)
+      in.fail("'{}' (the Yade moment law) goes with the catalogue tangential models, not with "
+              "'tangential {}'",
+              rolling ? "rolling" : "twisting",
+              lw.tangential == TANGENTIAL_JAEGER ? "jaeger" : "classic|refined");
+    parse_yade_spring(in, lw, rolling);
+  }
   if (in.next_is("limit_damping")) {
     in.word();
     if (lw.tangential != TANGENTIAL_CATALOGUE)
@@ -281,7 +298,7 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
     const double mu = in.non_negative("mu");
     double lambda = 0.0;
     int capacity = 0;
-    while (!in.done() && !in.next_is("limit_damping")) {
+    while (!in.done() && !in.at_law_option()) {
       const std::string key = in.word();
       if (key == "approx") {
         in.need(1, "approx");
@@ -328,7 +345,7 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
   const bool refined = lw.tangential == TANGENTIAL_REFINED;
   p.onset = p.slip = p.direction = p.twirl = refined;
   p.projection = true;
-  while (!in.done() && !in.next_is("limit_damping")) {    // (parse_law rejects that one)
+  while (!in.done() && !in.at_law_option()) {    // (parse_law checks those)
     const std::string key = in.peek();
     const bool is_switch = key == "onset" || key == "slip" || key == "direction" ||
         key == "twirl" || key == "projection";
@@ -455,9 +472,43 @@ void PairGranularExact::check_catalogue_law(CoeffReader &in, Law &lw)
   if (needs_hertz && lw.normal != NORMAL_HERTZ)
     in.fail("this tangential model is defined on the Hertz contact (it uses the shear modulus "
             "and Poisson ratio): give 'hertz <E> <nu>'");
+  in.check(ge::yade_moment_tangential_error(lw.yade, m));
   if (lw.tti_eta_from_tsuji && lw.cat_damping.model != ge::DAMPING_TSUJI)
     in.fail("'tangential tti' without 'eta <eta_t>' takes its dashpot from 'damping tsuji', "
             "which is not given");
+}
+
+// `rolling|twisting yade kr <K> | beta <beta>  eta <eta> | cap none  [combined]` (catalogue.md 2.4)
+void PairGranularExact::parse_yade_spring(CoeffReader &in, Law &lw, bool rolling)
+{
+  const char *name = rolling ? "rolling" : "twisting";
+  ge::YadeSpringParams &spring = rolling ? lw.yade.rolling : lw.yade.twisting;
+  if (spring.active) in.fail("'{} yade' is given twice", name);
+  if (!in.next_is("yade"))
+    in.fail("{} expects the model 'yade', not '{}'", name, in.done() ? "" : in.peek());
+  in.word();
+  spring.active = true;
+  in.need(4, fmt::format("{} yade", name).c_str());
+  const std::string stiffness = in.word();
+  if (stiffness == "kr") spring.k = in.positive("kr (moment per radian)");
+  else if (stiffness == "beta") {
+    spring.use_beta = true;
+    spring.k = in.positive("beta");
+  } else
+    in.fail("{} yade expects 'kr <K>' or 'beta <beta>', not '{}'", name, stiffness);
+  const std::string cap = in.word();
+  if (cap == "eta") spring.eta = in.non_negative("eta (moment cap coefficient)");
+  else if (cap == "cap") {
+    const std::string none = in.word();
+    if (none != "none") in.fail("{} yade: 'cap' expects 'none', not '{}'", name, none);
+    spring.capped = false;
+  } else
+    in.fail("{} yade expects 'eta <eta>' or 'cap none' after its stiffness, not '{}'", name, cap);
+  if (rolling && in.next_is("combined")) {
+    in.word();
+    lw.yade.combined = true;
+  }
+  in.check(ge::yade_moment_params_error(lw.yade));
 }
 
 bool PairGranularExact::any_law(int tangential) const
@@ -501,6 +552,17 @@ void PairGranularExact::coeff(int narg, char **arg)
 ------------------------------------------------------------------------- */
 
 namespace {
+bool same_yade_spring(const ge::YadeSpringParams &a, const ge::YadeSpringParams &b)
+{
+  return a.active == b.active && a.use_beta == b.use_beta && a.k == b.k && a.capped == b.capped &&
+      a.eta == b.eta;
+}
+bool same_yade(const ge::YadeMomentParams &a, const ge::YadeMomentParams &b)
+{
+  return a.combined == b.combined && same_yade_spring(a.rolling, b.rolling) &&
+      same_yade_spring(a.twisting, b.twisting);
+}
+
 // every model choice and every number of two catalogue laws, other than those mix_catalogue
 // combines (Hertz materials, mu, bshp A), agree
 bool same_catalogue_settings(const PairGranularExact::Law &a, const PairGranularExact::Law &b)
@@ -513,7 +575,8 @@ bool same_catalogue_settings(const PairGranularExact::Law &a, const PairGranular
       na.hooke.kn == nb.hooke.kn && na.hls.kL == nb.hls.kL && na.hls.kU0 == nb.hls.kU0 &&
       na.hls.S == nb.hls.S && da.model == db.model && da.eta == db.eta && da.alpha == db.alpha &&
       da.tsuji_from_e == db.tsuji_from_e && ta.model == tb.model && ta.kt == tb.kt &&
-      ta.eta_t == tb.eta_t && ta.e_t == tb.e_t && ta.use_et == tb.use_et && ta.maw == tb.maw;
+      ta.eta_t == tb.eta_t && ta.e_t == tb.e_t && ta.use_et == tb.use_et && ta.maw == tb.maw &&
+      same_yade(a.yade, b.yade);
 }
 }    // namespace
 

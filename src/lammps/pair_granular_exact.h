@@ -9,12 +9,9 @@
 
 #include "pair.h"
 
-#include "contact/damping_models.hpp"
+#include "contact/catalogue_law.hpp"
 #include "contact/jaeger.hpp"
 #include "contact/linear_frictional.hpp"
-#include "contact/normal_models.hpp"
-#include "contact/tangential_models.hpp"
-#include "contact/yade_moments.hpp"
 
 #include <string>
 
@@ -52,12 +49,7 @@ class PairGranularExact : public Pair {
     double young, poisson;       // hertz: Young's modulus and Poisson ratio as given (type I)
     // the catalogue laws (catalogue.md): normal, damping and tangential models of the kernels
     ge::HertzParams hertz;       // hertz: both materials (the one-material form repeats it)
-    ge::NormalParams cat_normal;
-    ge::DampingParams cat_damping;
-    ge::TangentialParams cat_tangential;
-    bool tti_eta_from_tsuji;     // tti without 'eta': its dashpot is the tsuji eta_n
-    bool limit_damping;          // the applied normal force is clamped at zero
-    ge::YadeMomentParams yade;   // rolling/twisting yade (catalogue laws; inactive by default)
+    ge::CatalogueLaw cat;        // normal, damping, tangential models, Gbar, nubar, yade
   };
   enum { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1, NORMAL_HLS = 2 };
   enum { DAMPING_NONE = 0, DAMPING_VISCOUS = 1, DAMPING_CATALOGUE = 2 };
@@ -88,6 +80,7 @@ class PairGranularExact : public Pair {
   void jaeger_contact(int i, int j, bigint &slot, const Law &lw, bool advance, double weight,
                       double *tally);
   double catalogue_mass(int i, int j) const;
+  ge::CatalogueStep catalogue_step_of(int i, int j, const ge::LinearStep &s, bool advance) const;
   static bool odd_entry(const Law &lw, int k);
   static void flip_state(const Law &lw, double *h);
   double single_catalogue(int i, int j, const Law &lw, const double *state, double rsq,
@@ -104,8 +97,7 @@ class PairGranularExact : public Pair {
   void parse_catalogue_tangential(CoeffReader &in, Law &lw, const std::string &model);
   void check_catalogue_law(CoeffReader &in, Law &lw);
   void parse_yade_spring(CoeffReader &in, Law &lw, bool rolling);
-  void yade_torques(int i, int j, const ge::LinearStep &s, double *state, const Law &lw,
-                    double fn, const ge::TangentialStep &ts, bool advance);
+
   bool any_law(int tangential) const;
   Law mix_laws(const Law &a, const Law &b) const;
   Law mix_catalogue(const Law &a, const Law &b) const;

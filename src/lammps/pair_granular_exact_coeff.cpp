@@ -121,8 +121,8 @@ PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int fi
   lw.damping = DAMPING_NONE;
   lw.tangential = TANGENTIAL_CLASSIC;
   lw.young = lw.poisson = 0.0;
-  lw.tti_eta_from_tsuji = false;
-  lw.limit_damping = false;
+  lw.cat.tti_eta_from_tsuji = false;
+  lw.cat.limit_damping = false;
   CoeffReader in(lmp, narg, arg, first);
   parse_normal(in, lw);
   parse_damping(in, lw);
@@ -143,16 +143,16 @@ PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int fi
       in.fail("'limit_damping' is an option of the catalogue laws; the {} law never lets the "
               "normal force attract",
               lw.tangential == TANGENTIAL_JAEGER ? "jaeger" : "linear");
-    lw.limit_damping = true;
+    lw.cat.limit_damping = true;
   }
   if (!in.done()) in.fail("unexpected argument '{}'; usage: {}", in.peek(), GRAMMAR);
   if (lw.tangential == TANGENTIAL_CATALOGUE) check_catalogue_law(in, lw);
   else if (lw.damping == DAMPING_CATALOGUE)
     in.fail("damping '{}' goes with the catalogue tangential models; 'tangential {}' takes "
             "'damping none' or 'damping viscous <eta_n> <eta_t>'",
-            lw.cat_damping.model == ge::DAMPING_RESTITUTION ? "restitution"
-                : lw.cat_damping.model == ge::DAMPING_BSHP  ? "bshp"
-                : lw.cat_damping.model == ge::DAMPING_KK    ? "kk"
+            lw.cat.damping.model == ge::DAMPING_RESTITUTION ? "restitution"
+                : lw.cat.damping.model == ge::DAMPING_BSHP  ? "bshp"
+                : lw.cat.damping.model == ge::DAMPING_KK    ? "kk"
                                                             : "tsuji",
             lw.tangential == TANGENTIAL_JAEGER ? "jaeger" : "classic|refined");
   return lw;
@@ -162,7 +162,7 @@ void PairGranularExact::parse_normal(CoeffReader &in, Law &lw)
 {
   if (in.done()) in.fail("missing normal model; usage: {}", GRAMMAR);
   const char *model = in.word();
-  ge::NormalParams &cat = lw.cat_normal;
+  ge::NormalParams &cat = lw.cat.normal;
   if (strcmp(model, "hooke") == 0) {
     lw.normal = NORMAL_HOOKE;
     in.need(1, "hooke");
@@ -186,6 +186,8 @@ void PairGranularExact::parse_normal(CoeffReader &in, Law &lw)
       lw.hertz = ge::hertz_params(lw.young, lw.poisson, E_j, nu_j);
     }
     cat.Ebar = ge::hertz_effective_modulus(lw.hertz);
+    lw.cat.gbar = ge::hertz_effective_shear_modulus(lw.hertz);
+    lw.cat.nubar = 0.5 * (lw.hertz.nu_i + lw.hertz.nu_j);
     if (const char *warning = ge::hertz_warning(lw.hertz))
       if (comm->me == 0) error->warning(FLERR, "Pair granular/exact: {}", warning);
   } else if (strcmp(model, "hls") == 0) {
@@ -222,7 +224,7 @@ void PairGranularExact::parse_damping(CoeffReader &in, Law &lw)
   in.word();
   in.need(1, "damping");
   const std::string model = in.word();
-  ge::DampingParams &cat = lw.cat_damping;
+  ge::DampingParams &cat = lw.cat.damping;
   if (model == "none") {
     lw.damping = DAMPING_NONE;
   } else if (model == "viscous") {
@@ -376,7 +378,7 @@ void PairGranularExact::parse_catalogue_tangential(CoeffReader &in, Law &lw,
                                                    const std::string &model)
 {
   using TM = ge::TangentialModel;
-  ge::TangentialParams &t = lw.cat_tangential;
+  ge::TangentialParams &t = lw.cat.tangential;
   lw.tangential = TANGENTIAL_CATALOGUE;
   auto mu = [&]() { return in.non_negative("mu"); };
   auto eta_t = [&]() { return in.non_negative("eta_t"); };
@@ -440,7 +442,7 @@ void PairGranularExact::parse_catalogue_tangential(CoeffReader &in, Law &lw,
       in.need(1, "tti eta");
       t.eta_t = eta_t();
     } else {
-      lw.tti_eta_from_tsuji = true;    // by definition the tsuji normal eta_n (catalogue 2.3)
+      lw.cat.tti_eta_from_tsuji = true;    // by definition the tsuji normal eta_n (catalogue 2.3)
     }
   } else if (model == "walton_braun") {
     t.model = TM::WaltonBraun;
@@ -462,18 +464,18 @@ void PairGranularExact::check_catalogue_law(CoeffReader &in, Law &lw)
     in.fail("damping viscous takes only <eta_n> with a catalogue tangential model (its "
             "tangential dashpot is part of the tangential model)");
   lw.linear.eta_t = 0.0;
-  in.check(ge::validate(lw.cat_normal));
-  in.check(ge::validate(lw.cat_damping));
-  in.check(ge::validate_combination(lw.cat_normal.model, lw.cat_damping.model));
-  in.check(ge::tangential_params_error(lw.cat_tangential));
-  const TM m = lw.cat_tangential.model;
+  in.check(ge::validate(lw.cat.normal));
+  in.check(ge::validate(lw.cat.damping));
+  in.check(ge::validate_combination(lw.cat.normal.model, lw.cat.damping.model));
+  in.check(ge::tangential_params_error(lw.cat.tangential));
+  const TM m = lw.cat.tangential.model;
   const bool needs_hertz = m == TM::DD || m == TM::LTH ||
       m == TM::ZZY || m == TM::TTI;
   if (needs_hertz && lw.normal != NORMAL_HERTZ)
     in.fail("this tangential model is defined on the Hertz contact (it uses the shear modulus "
             "and Poisson ratio): give 'hertz <E> <nu>'");
-  in.check(ge::yade_moment_tangential_error(lw.yade, m));
-  if (lw.tti_eta_from_tsuji && lw.cat_damping.model != ge::DAMPING_TSUJI)
+  in.check(ge::yade_moment_tangential_error(lw.cat.yade, m));
+  if (lw.cat.tti_eta_from_tsuji && lw.cat.damping.model != ge::DAMPING_TSUJI)
     in.fail("'tangential tti' without 'eta <eta_t>' takes its dashpot from 'damping tsuji', "
             "which is not given");
 }
@@ -482,7 +484,7 @@ void PairGranularExact::check_catalogue_law(CoeffReader &in, Law &lw)
 void PairGranularExact::parse_yade_spring(CoeffReader &in, Law &lw, bool rolling)
 {
   const char *name = rolling ? "rolling" : "twisting";
-  ge::YadeSpringParams &spring = rolling ? lw.yade.rolling : lw.yade.twisting;
+  ge::YadeSpringParams &spring = rolling ? lw.cat.yade.rolling : lw.cat.yade.twisting;
   if (spring.active) in.fail("'{} yade' is given twice", name);
   if (!in.next_is("yade"))
     in.fail("{} expects the model 'yade', not '{}'", name, in.done() ? "" : in.peek());
@@ -506,9 +508,9 @@ void PairGranularExact::parse_yade_spring(CoeffReader &in, Law &lw, bool rolling
     in.fail("{} yade expects 'eta <eta>' or 'cap none' after its stiffness, not '{}'", name, cap);
   if (rolling && in.next_is("combined")) {
     in.word();
-    lw.yade.combined = true;
+    lw.cat.yade.combined = true;
   }
-  in.check(ge::yade_moment_params_error(lw.yade));
+  in.check(ge::yade_moment_params_error(lw.cat.yade));
 }
 
 bool PairGranularExact::any_law(int tangential) const
@@ -567,16 +569,16 @@ bool same_yade(const ge::YadeMomentParams &a, const ge::YadeMomentParams &b)
 // combines (Hertz materials, mu, bshp A), agree
 bool same_catalogue_settings(const PairGranularExact::Law &a, const PairGranularExact::Law &b)
 {
-  const ge::NormalParams &na = a.cat_normal, &nb = b.cat_normal;
-  const ge::DampingParams &da = a.cat_damping, &db = b.cat_damping;
-  const ge::TangentialParams &ta = a.cat_tangential, &tb = b.cat_tangential;
-  return a.normal == b.normal && a.damping == b.damping && a.limit_damping == b.limit_damping &&
-      a.tti_eta_from_tsuji == b.tti_eta_from_tsuji && na.model == nb.model &&
+  const ge::NormalParams &na = a.cat.normal, &nb = b.cat.normal;
+  const ge::DampingParams &da = a.cat.damping, &db = b.cat.damping;
+  const ge::TangentialParams &ta = a.cat.tangential, &tb = b.cat.tangential;
+  return a.normal == b.normal && a.damping == b.damping && a.cat.limit_damping == b.cat.limit_damping &&
+      a.cat.tti_eta_from_tsuji == b.cat.tti_eta_from_tsuji && na.model == nb.model &&
       na.hooke.kn == nb.hooke.kn && na.hls.kL == nb.hls.kL && na.hls.kU0 == nb.hls.kU0 &&
       na.hls.S == nb.hls.S && da.model == db.model && da.eta == db.eta && da.alpha == db.alpha &&
       da.tsuji_from_e == db.tsuji_from_e && ta.model == tb.model && ta.kt == tb.kt &&
       ta.eta_t == tb.eta_t && ta.e_t == tb.e_t && ta.use_et == tb.use_et && ta.maw == tb.maw &&
-      same_yade(a.yade, b.yade);
+      same_yade(a.cat.yade, b.cat.yade);
 }
 }    // namespace
 
@@ -597,10 +599,12 @@ PairGranularExact::Law PairGranularExact::mix_catalogue(const Law &a, const Law 
   Law m = a;
   if (a.normal == NORMAL_HERTZ) {
     m.hertz = ge::hertz_params(a.hertz.E_i, a.hertz.nu_i, b.hertz.E_i, b.hertz.nu_i);
-    m.cat_normal.Ebar = ge::hertz_effective_modulus(m.hertz);
+    m.cat.normal.Ebar = ge::hertz_effective_modulus(m.hertz);
+    m.cat.gbar = ge::hertz_effective_shear_modulus(m.hertz);
+    m.cat.nubar = 0.5 * (m.hertz.nu_i + m.hertz.nu_j);
   }
-  m.cat_tangential.mu = std::min(a.cat_tangential.mu, b.cat_tangential.mu);
-  m.cat_damping.A = 0.5 * (a.cat_damping.A + b.cat_damping.A);
+  m.cat.tangential.mu = std::min(a.cat.tangential.mu, b.cat.tangential.mu);
+  m.cat.damping.A = 0.5 * (a.cat.damping.A + b.cat.damping.A);
   return m;
 }
 

@@ -1,0 +1,165 @@
+// One contact of a catalogue law (design/catalogue.md): a normal model (normal_models.hpp), a
+// dashpot (damping_models.hpp), a tangential model (tangential_models.hpp) capped by the
+// compressive normal force (spec 1.3), and optionally the Yade rolling/twisting moments
+// (yade_moments.hpp). Shared by the pair style and the wall fix, so that a sphere-wall contact
+// is exactly the sphere-sphere law with R_j, m_j -> infinity (spec 1.2 "Walls").
+//
+// State of a contact, CATALOGUE_STATE_SIZE doubles, all zero for a fresh contact:
+//   [0, 6)  the tangential model's state           (odd entries per tangential_transfer_factor)
+//   [6]     the hls maximum overlap                 (even)
+//   [7]     1 if the last step slid, else 0         (even; what per-contact output reports:
+//           re-evaluating the cap without the step's movement would decide a contact sitting
+//           exactly at the limit by roundoff)
+//   [8, 11) the Yade relative rotation              (odd)
+//
+// Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
+#pragma once
+
+#include "contact/damping_models.hpp"
+#include "contact/normal_models.hpp"
+#include "contact/tangential_models.hpp"
+#include "contact/vec3.hpp"
+#include "contact/yade_moments.hpp"
+
+#include <cmath>
+
+namespace ge {
+
+enum CatalogueStateIndex : int {
+  CS_TANGENTIAL = 0,
+  CS_HLS = 6,
+  CS_SLIDING = 7,
+  CS_YADE = 8,
+  CATALOGUE_STATE_SIZE = 11
+};
+
+struct CatalogueLaw {
+  NormalParams normal;
+  DampingParams damping;
+  TangentialParams tangential;
+  double gbar = 0.0;                  // Hertz: effective shear modulus (spec 1.2), else 0
+  double nubar = 0.0;                 // Hertz: mean Poisson ratio, else 0
+  bool tti_eta_from_tsuji = false;    // T9 without `eta`: its dashpot is the tsuji eta_n
+  bool limit_damping = false;         // the applied normal force is clamped at zero
+  YadeMomentParams yade;              // rolling/twisting yade (inactive by default)
+};
+
+// Mindlin's compliance combination Gbar = [(2-nu_i)/G_i + (2-nu_j)/G_j]^-1 (spec 1.2; the
+// source's (2-nu_1)/G_2 is an erratum), G = E/(2(1+nu)).
+GE_INLINE double hertz_effective_shear_modulus(const HertzParams &h)
+{
+  const double G_i = h.E_i / (2.0 * (1.0 + h.nu_i)), G_j = h.E_j / (2.0 * (1.0 + h.nu_j));
+  return 1.0 / ((2.0 - h.nu_i) / G_i + (2.0 - h.nu_j) / G_j);
+}
+// A rigid wall (G_w = infinity): Gbar = G_i/(2 - nu_i).
+GE_INLINE double effective_shear_modulus_rigid_wall(double E_i, double nu_i)
+{
+  return E_i / (2.0 * (1.0 + nu_i)) / (2.0 - nu_i);
+}
+
+// What a step of one contact gives the law (geometry and kinematics at the end of the step).
+struct CatalogueStep {
+  Vec3 normal{0, 0, 1};           // unit normal, from j (or the wall) to i
+  double overlap = 0.0;           // delta > 0
+  double approach_rate = 0.0;     // d delta/dt (> 0 closing)
+  Vec3 vt{0, 0, 0};               // tangential velocity of i's contact point relative to j's
+  Vec3 mean_rotation{0, 0, 0};    // rotation of the contact frame over the step
+  double dt = 0.0;
+  double rbar = 0.0, mbar = 0.0;  // effective radius and mass (spec 1.2)
+  Vec3 rot_i{0, 0, 0}, rot_j{0, 0, 0};    // omega dt of i and j (Yade moments)
+  double radius_i = 0.0, radius_j = 0.0;  // radii for the Yade stiffness and cap
+  bool advance = true;            // false: run setup or output; nothing stored changes
+};
+
+struct CatalogueResult {
+  double fn = 0.0;                // applied normal force on i along the normal
+  Vec3 ft{0, 0, 0};               // tangential force on i
+  Vec3 moment{0, 0, 0};           // Yade moment M: -M on i, +M on j
+  double fn_elastic = 0.0;
+  double energy_n = 0.0;          // elastic normal energy
+  bool sliding = false;
+};
+
+// The linear tangential stiffness K_s the Yade `beta` form scales (spec 2.4): kt of T4/T5,
+// kt0 of T10, K_t(delta) of T6 (16/3 Gbar a) and T9 (8 Gbar a), a = sqrt(Rbar delta).
+GE_INLINE double yade_tangential_stiffness(const CatalogueLaw &law, const CatalogueStep &s)
+{
+  const TangentialModel m = law.tangential.model;
+  if (m == TangentialModel::DD || m == TangentialModel::TTI) {
+    const double a = std::sqrt(s.rbar * s.overlap);
+    return (m == TangentialModel::DD ? 16.0 / 3.0 : 8.0) * law.gbar * a;
+  }
+  return law.tangential.kt;
+}
+
+GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, double *stored,
+                              CatalogueResult &r)
+{
+  r = CatalogueResult();
+  double scratch[CATALOGUE_STATE_SIZE];
+  double *state = stored;
+  if (!s.advance) {    // the kernels update their state: give them a copy
+    for (int k = 0; k < CATALOGUE_STATE_SIZE; k++) scratch[k] = stored[k];
+    state = scratch;
+  }
+  const double delta = s.overlap;
+  const NormalResult nr = normal_elastic(law.normal, delta, s.rbar, state + CS_HLS, s.advance);
+  const DampingInput din{delta, s.approach_rate, s.mbar, nr.kn, nr.K_HZ};
+  const double F_vis = damping_force(law.damping, din);
+  const double F_cap = normal_force_compressive(nr.F_el, F_vis);
+
+  TangentialParams tp = law.tangential;
+  if (law.tti_eta_from_tsuji)    // the tsuji eta_n of this contact (spec T9)
+    tp.eta_t = law.damping.tsuji_from_e ? tsuji_eta(law.damping.alpha, s.mbar, nr.K_HZ)
+                                        : law.damping.eta;
+  TangentialStep ts;
+  ts.normal = s.normal;
+  ts.mean_rotation = s.advance ? s.mean_rotation : Vec3{0, 0, 0};
+  ts.du = s.advance ? s.dt * s.vt : Vec3{0, 0, 0};
+  ts.vt = s.vt;
+  ts.fn = F_cap;
+  ts.overlap = delta;
+  ts.rbar = s.rbar;
+  ts.mbar = s.mbar;
+  ts.gbar = law.gbar;
+  ts.nubar = law.nubar;
+  TangentialResult tr;
+  tangential_step(tp, ts, state + CS_TANGENTIAL, tr);
+  state[CS_SLIDING] = tr.sliding ? 1.0 : 0.0;
+
+  r.fn = normal_force_applied(nr.F_el, F_vis, law.limit_damping);
+  r.ft = tr.ft;
+  r.fn_elastic = nr.F_el;
+  r.sliding = tr.sliding;
+  // elastic normal energy: hooke k d^2/2, hertz (2/5) F d, hls F^2/(2 K_U) on its unloading line
+  if (law.normal.model == NORMAL_HERTZ) r.energy_n = 0.4 * nr.F_el * delta;
+  else if (law.normal.model == NORMAL_HLS)
+    r.energy_n = nr.F_el * nr.F_el / (2.0 * hls_unloading_stiffness(law.normal.hls, state[CS_HLS]));
+  else r.energy_n = 0.5 * nr.F_el * delta;
+
+  if (law.yade.rolling.active || law.yade.twisting.active) {
+    YadeMomentStep ys;
+    ys.rot_i = s.advance ? s.rot_i : Vec3{0, 0, 0};    // no step taken: no rotation
+    ys.rot_j = s.advance ? s.rot_j : Vec3{0, 0, 0};
+    ys.normal = s.normal;
+    ys.radius_i = s.radius_i;
+    ys.radius_j = s.radius_j;
+    ys.ks = yade_tangential_stiffness(law, s);
+    ys.fn = F_cap;
+    ys.update = s.advance;
+    YadeMomentResult yr;
+    yade_moment(law.yade, ys, state + CS_YADE, yr);
+    r.moment = yr.moment;
+  }
+}
+
+// State entry k changes sign when the pair is seen from the other particle.
+GE_INLINE bool catalogue_state_is_odd(const CatalogueLaw &law, int k)
+{
+  if (k >= CS_YADE && k < CS_YADE + YADE_MOMENT_STATE_SIZE)
+    return yade_moment_transfer_factor(k - CS_YADE) < 0.0;
+  return k < tangential_state_size(law.tangential.model) &&
+      tangential_transfer_factor(law.tangential.model, k) < 0.0;
+}
+
+}    // namespace ge

@@ -4,6 +4,7 @@
 
 #include "fix_contact_history_exact.h"
 #include "fix_neigh_history_exact.h"
+#include "fix_wall_gran_exact.h"
 #include "pair_granular_exact.h"
 
 using namespace LAMMPS_NS;
@@ -16,6 +17,11 @@ static Pair *granular_exact_creator(LAMMPS *lmp)
 static Fix *neigh_history_exact_creator(LAMMPS *lmp, int argc, char **argv)
 {
   return new FixNeighHistoryExact(lmp, argc, argv);
+}
+
+static Fix *wall_gran_exact_creator(LAMMPS *lmp, int argc, char **argv)
+{
+  return new FixWallGranExact(lmp, argc, argv);
 }
 
 static Fix *contact_history_exact_creator(LAMMPS *lmp, int argc, char **argv)
@@ -34,6 +40,12 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   plugin.author = "GRANULAR-EXACT developers";
   plugin.creator.v1 = (lammpsplugin_factory1 *) &granular_exact_creator;
   plugin.handle = handle;
+  (*register_plugin)(&plugin, lmp);
+
+  plugin.style = "fix";
+  plugin.name = "wall/gran/exact";
+  plugin.info = "GRANULAR-EXACT frictional walls with the laws of pair granular/exact";
+  plugin.creator.v2 = (lammpsplugin_factory2 *) &wall_gran_exact_creator;
   (*register_plugin)(&plugin, lmp);
 
   // internal: the per-contact history fix the pair style creates

@@ -51,6 +51,11 @@ class PairGranularExact : public Pair {
     ge::HertzParams hertz;       // hertz: both materials (the one-material form repeats it)
     ge::CatalogueLaw cat;        // normal, damping, tangential models, Gbar, nubar, yade
   };
+  // the contact law of words arg[first, narg) (pair_coeff grammar); `context` names the command
+  // in error messages. Also read by fix wall/gran/exact.
+  Law parse_law(int narg, char **arg, int first,
+                const char *context = "pair_coeff for granular/exact");
+
   enum { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1, NORMAL_HLS = 2 };
   enum { DAMPING_NONE = 0, DAMPING_VISCOUS = 1, DAMPING_CATALOGUE = 2 };
   enum { TANGENTIAL_CLASSIC = 0, TANGENTIAL_REFINED = 1, TANGENTIAL_JAEGER = 2,
@@ -89,7 +94,6 @@ class PairGranularExact : public Pair {
   const double *stored_state(int i, int slot) const;
   double single_jaeger(int i, int j, const Law &lw, const double *state, double rsq,
                        double &fforce);
-  Law parse_law(int narg, char **arg, int first);
   class CoeffReader;
   void parse_normal(CoeffReader &in, Law &lw);
   void parse_damping(CoeffReader &in, Law &lw);

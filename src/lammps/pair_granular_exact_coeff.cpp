@@ -38,8 +38,8 @@ const char *const GRAMMAR =
 
 class PairGranularExact::CoeffReader {
  public:
-  CoeffReader(LAMMPS *lmp, int narg, char **arg, int first) :
-      lmp(lmp), narg(narg), arg(arg), pos(first)
+  CoeffReader(LAMMPS *lmp, int narg, char **arg, int first, const char *context) :
+      lmp(lmp), narg(narg), arg(arg), pos(first), context(context)
   {
   }
   bool done() const { return pos >= narg; }
@@ -102,7 +102,7 @@ class PairGranularExact::CoeffReader {
   }
   template <typename... Args> [[noreturn]] void fail(const std::string &format, Args &&...args) const
   {
-    lmp->error->all(FLERR, "Incorrect pair_coeff for granular/exact: " +
+    lmp->error->all(FLERR, std::string("Incorrect ") + context + ": " +
                                fmt::format(format, std::forward<Args>(args)...));
     throw;    // not reached: error->all() does not return
   }
@@ -110,11 +110,13 @@ class PairGranularExact::CoeffReader {
  private:
   LAMMPS *lmp;
   int narg;
+  const char *context;    // what is being read, for the messages
   char **arg;
   int pos;
 };
 
-PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int first)
+PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int first,
+                                                    const char *context)
 {
   Law lw;
   lw.normal = NORMAL_HOOKE;
@@ -123,7 +125,7 @@ PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int fi
   lw.young = lw.poisson = 0.0;
   lw.cat.tti_eta_from_tsuji = false;
   lw.cat.limit_damping = false;
-  CoeffReader in(lmp, narg, arg, first);
+  CoeffReader in(lmp, narg, arg, first, context);
   parse_normal(in, lw);
   parse_damping(in, lw);
   parse_tangential(in, lw);

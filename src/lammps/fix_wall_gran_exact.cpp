@@ -1,0 +1,372 @@
+/* ----------------------------------------------------------------------
+   GRANULAR-EXACT: fix wall/gran/exact (see the header)
+------------------------------------------------------------------------- */
+
+#include "fix_wall_gran_exact.h"
+
+#include "atom.h"
+#include "domain.h"
+#include "error.h"
+#include "force.h"
+#include "memory.h"
+#include "update.h"
+
+#include "contact/catalogue_law.hpp"
+#include "contact/linear_frictional.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <mpi.h>
+
+using namespace LAMMPS_NS;
+using namespace FixConst;
+using ge::Vec3;
+
+namespace {
+constexpr int HISTORY = ge::LINEAR_HISTORY_SIZE;    // the linear and catalogue laws' state
+static_assert(ge::CATALOGUE_STATE_SIZE <= HISTORY, "the catalogue state must fit");
+
+const char *const USAGE =
+    "fix ID group wall/gran/exact <law words of pair_coeff> xplane|yplane|zplane <lo> <hi> | "
+    "zcylinder <R> [wall rigid | wall <E> <nu>] (lo or hi may be NULL; 'wall' is required with "
+    "'hertz')";
+
+bool is_wallstyle(const char *word)
+{
+  return strcmp(word, "xplane") == 0 || strcmp(word, "yplane") == 0 ||
+      strcmp(word, "zplane") == 0 || strcmp(word, "zcylinder") == 0;
+}
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
+    Fix(lmp, narg, arg), history(nullptr)
+{
+  if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
+    error->all(FLERR, "Fix wall/gran/exact requires atom_style sphere (radius, rmass, omega)");
+  auto *pair = dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1));
+  if (pair == nullptr)
+    error->all(FLERR, "Fix wall/gran/exact reads its contact law with pair granular/exact: "
+                      "define 'pair_style granular/exact' first");
+
+  int style_at = 3;
+  while (style_at < narg && !is_wallstyle(arg[style_at])) style_at++;
+  if (style_at == 3) error->all(FLERR, "Incorrect fix wall/gran/exact: missing contact law; usage: {}", USAGE);
+  if (style_at == narg)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: missing wall style (xplane, yplane, zplane "
+                      "or zcylinder); usage: {}", USAGE);
+  law = pair->parse_law(style_at, arg, 3, "fix wall/gran/exact");
+  if (law.tangential == PairGranularExact::TANGENTIAL_JAEGER)
+    error->all(FLERR, "Fix wall/gran/exact does not support 'tangential jaeger' yet (its "
+                      "variable-length history is kept per neighbour, not per atom)");
+
+  int iarg = style_at;
+  const std::string style = arg[iarg++];
+  lo_set = hi_set = false;
+  lo = hi = cylradius = 0.0;
+  if (style == "zcylinder") {
+    wallstyle = ZCYLINDER;
+    if (iarg + 1 > narg) error->all(FLERR, "Incorrect fix wall/gran/exact: zcylinder expects <R>");
+    cylradius = utils::numeric(FLERR, arg[iarg++], false, lmp);
+    if (!(cylradius > 0.0))
+      error->all(FLERR, "Incorrect fix wall/gran/exact: zcylinder R = {} must be > 0", cylradius);
+    if (domain->xperiodic || domain->yperiodic)
+      error->all(FLERR, "Fix wall/gran/exact zcylinder needs non-periodic x and y");
+  } else {
+    wallstyle = style == "xplane" ? XPLANE : style == "yplane" ? YPLANE : ZPLANE;
+    if (iarg + 2 > narg)
+      error->all(FLERR, "Incorrect fix wall/gran/exact: {} expects <lo> <hi>", style);
+    if (strcmp(arg[iarg], "NULL") != 0) {
+      lo = utils::numeric(FLERR, arg[iarg], false, lmp);
+      lo_set = true;
+    }
+    iarg++;
+    if (strcmp(arg[iarg], "NULL") != 0) {
+      hi = utils::numeric(FLERR, arg[iarg], false, lmp);
+      hi_set = true;
+    }
+    iarg++;
+    if (!lo_set && !hi_set)
+      error->all(FLERR, "Incorrect fix wall/gran/exact: {} with both walls NULL", style);
+    if (lo_set && hi_set && !(lo < hi))
+      error->all(FLERR, "Incorrect fix wall/gran/exact: {} lo = {} must be < hi = {}", style, lo, hi);
+    if (domain->periodicity[wallstyle])
+      error->all(FLERR, "Fix wall/gran/exact {} in a periodic dimension", style);
+  }
+  apply_wall_material(narg, arg, iarg);
+
+  restart_peratom = 1;
+  vector_flag = 1;
+  size_vector = 5;
+  extvector = 1;
+  global_freq = 1;
+  totals_summed = false;
+  for (double &t : totals) t = 0.0;
+
+  FixWallGranExact::grow_arrays(atom->nmax);
+  atom->add_callback(Atom::GROW);
+  atom->add_callback(Atom::RESTART);
+  for (int i = 0; i < atom->nlocal; i++) set_arrays(i);
+}
+
+/* ----------------------------------------------------------------------
+   the wall's material: a Hertz law needs it (catalogue.md 1.2: a rigid wall gives
+   Ebar = E/(1-nu^2), Gbar = G/(2-nu); a deformable one mixes like a second sphere).
+   LAMMPS' wall/gran takes the particle's material for the wall, half the rigid Ebar.
+------------------------------------------------------------------------- */
+
+void FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
+{
+  const bool hertz = law.normal == PairGranularExact::NORMAL_HERTZ;
+  if (iarg == narg) {
+    if (hertz)
+      error->all(FLERR, "Incorrect fix wall/gran/exact: the 'hertz' law needs the wall's material: "
+                        "'wall rigid' or 'wall <E> <nu>'");
+    return;
+  }
+  if (strcmp(arg[iarg], "wall") != 0)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: unexpected argument '{}'; usage: {}",
+               arg[iarg], USAGE);
+  if (!hertz)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: 'wall' (the wall's material) only applies "
+                      "to the 'hertz' normal model");
+  iarg++;
+  if (iarg == narg) error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
+  const double E = law.hertz.E_i, nu = law.hertz.nu_i;
+  if (strcmp(arg[iarg], "rigid") == 0) {
+    iarg++;
+    law.cat.normal.Ebar = ge::effective_modulus_rigid_wall(E, nu);
+    law.cat.gbar = ge::effective_shear_modulus_rigid_wall(E, nu);
+    law.cat.nubar = nu;
+  } else {
+    if (iarg + 2 > narg) error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
+    const double E_w = utils::numeric(FLERR, arg[iarg++], false, lmp);
+    const double nu_w = utils::numeric(FLERR, arg[iarg++], false, lmp);
+    if (!(E_w > 0.0)) error->all(FLERR, "Incorrect fix wall/gran/exact: wall E = {} must be > 0", E_w);
+    if (!(nu_w > -1.0 && nu_w <= 0.5))
+      error->all(FLERR, "Incorrect fix wall/gran/exact: wall nu = {} must be in (-1, 0.5]", nu_w);
+    law.hertz = ge::hertz_params(E, nu, E_w, nu_w);
+    law.cat.normal.Ebar = ge::hertz_effective_modulus(law.hertz);
+    law.cat.gbar = ge::hertz_effective_shear_modulus(law.hertz);
+    law.cat.nubar = 0.5 * (nu + nu_w);
+  }
+  if (iarg != narg)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: unexpected argument '{}'; usage: {}",
+               arg[iarg], USAGE);
+}
+
+FixWallGranExact::~FixWallGranExact()
+{
+  atom->delete_callback(id, Atom::GROW);
+  atom->delete_callback(id, Atom::RESTART);
+  memory->destroy(history);
+}
+
+int FixWallGranExact::setmask()
+{
+  return POST_FORCE;
+}
+
+void FixWallGranExact::init()
+{
+  if (!force->pair_match("granular/exact", 1))
+    error->all(FLERR, "Fix wall/gran/exact needs pair granular/exact");
+}
+
+void FixWallGranExact::setup(int vflag)
+{
+  post_force(vflag);
+}
+
+/* ----------------------------------------------------------------------
+   the nearest wall point of atom i: planes lo (normal +axis) or hi (normal -axis), whichever
+   is nearer; the cylinder from inside (normal towards the axis)
+------------------------------------------------------------------------- */
+
+FixWallGranExact::Touch FixWallGranExact::touch(int i) const
+{
+  const double *x = atom->x[i];
+  const double radius = atom->radius[i];
+  Touch t{false, Vec3{0, 0, 0}, 0.0};
+  double gap;    // distance from the wall surface to the centre
+  if (wallstyle == ZCYLINDER) {
+    const double rxy = std::sqrt(x[0] * x[0] + x[1] * x[1]);
+    gap = cylradius - rxy;
+    if (radius - gap <= 0.0 || rxy == 0.0) return t;
+    t.normal = Vec3{-x[0] / rxy, -x[1] / rxy, 0.0};
+  } else {
+    const double d_lo = lo_set ? x[wallstyle] - lo : INFINITY;
+    const double d_hi = hi_set ? hi - x[wallstyle] : INFINITY;
+    const bool at_lo = d_lo < d_hi;
+    gap = at_lo ? d_lo : d_hi;
+    double n[3] = {0.0, 0.0, 0.0};
+    n[wallstyle] = at_lo ? 1.0 : -1.0;
+    t.normal = Vec3{n[0], n[1], n[2]};
+  }
+  t.overlap = radius - gap;
+  t.touching = t.overlap > 0.0;
+  return t;
+}
+
+/* ----------------------------------------------------------------------
+   one sphere-wall contact: the pair law with the wall as partner j (R_j, m_j -> infinity, at
+   rest, not rotating); the contact frame turns with half the sphere's spin, the limit of the
+   sphere-sphere frame (omega_i + omega_j)/2
+------------------------------------------------------------------------- */
+
+void FixWallGranExact::contact(int i, const Touch &t, bool advance)
+{
+  const double dt = update->dt;
+  const double radius = atom->radius[i];
+  const Vec3 n = t.normal;
+  const Vec3 w = ge::vec3(atom->omega[i]);
+  const double lever = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
+  const Vec3 vrel = ge::vec3(atom->v[i]);
+  const double vn = ge::dot(vrel, n);
+  const Vec3 vt = ge::project_onto_plane(vrel - ge::cross(lever * w, n), n);
+  double *h = history[i];
+
+  Vec3 fn_vec, ft, moment{0, 0, 0};
+  double energy;
+  if (law.tangential == PairGranularExact::TANGENTIAL_CATALOGUE) {
+    ge::CatalogueStep c;
+    c.normal = n;
+    c.overlap = t.overlap;
+    c.approach_rate = -vn;
+    c.vt = ge::without_projection_roundoff(vt, vn);
+    c.mean_rotation = (0.5 * dt) * w;
+    c.dt = dt;
+    c.rbar = radius;                  // R_w -> infinity
+    c.mbar = atom->rmass[i];          // m_w -> infinity
+    c.rot_i = dt * w;
+    c.radius_i = c.radius_j = radius;    // Yade: R_j = R_i for a wall (catalogue.md 2.4)
+    c.advance = advance;
+    ge::CatalogueResult r;
+    ge::catalogue_step(law.cat, c, h, r);
+    fn_vec = r.fn * n;
+    ft = r.ft;
+    moment = r.moment;
+    energy = r.energy_n;
+  } else {
+    ge::LinearStep s;
+    s.normal = n;
+    s.overlap = t.overlap;
+    s.approach = -vn * dt;
+    s.d = (-dt) * vt;
+    s.mean_rotation = (0.5 * dt) * w;
+    s.dt = dt;
+    ge::LinearResult r;
+    if (advance) {
+      ge::linear_step(law.linear, s, h, r);
+    } else {
+      if (!ge::linear_history_set(h)) ge::linear_init_history(h, s.normal, s.overlap);
+      ge::linear_current_force(law.linear, s, h, r);
+    }
+    fn_vec = r.fn * n;
+    ft = r.ft;
+    energy = 0.5 * r.fn_elastic * t.overlap;
+  }
+
+  const Vec3 force_on_i = fn_vec + ft;
+  const Vec3 nxft = ge::cross(n, ft);
+  double *f = atom->f[i], *torque = atom->torque[i];
+  f[0] += force_on_i.x;
+  f[1] += force_on_i.y;
+  f[2] += force_on_i.z;
+  torque[0] += -lever * nxft.x - moment.x;
+  torque[1] += -lever * nxft.y - moment.y;
+  torque[2] += -lever * nxft.z - moment.z;
+  totals[0] += force_on_i.x;
+  totals[1] += force_on_i.y;
+  totals[2] += force_on_i.z;
+  totals[3] += 1.0;
+  totals[4] += energy;
+}
+
+void FixWallGranExact::post_force(int /*vflag*/)
+{
+  const bool advance = !update->setupflag;    // the run's setup takes no step
+  const int *mask = atom->mask;
+  for (double &t : totals) t = 0.0;
+  totals_summed = false;
+  for (int i = 0; i < atom->nlocal; i++) {
+    if (!(mask[i] & groupbit)) continue;
+    const Touch t = touch(i);
+    if (!t.touching) {
+      for (int k = 0; k < HISTORY; k++) history[i][k] = 0.0;    // the contact has ended
+      continue;
+    }
+    contact(i, t, advance);
+  }
+}
+
+// [1-3] force of the wall on the group, [4] wall contacts, [5] elastic normal energy
+double FixWallGranExact::compute_vector(int n)
+{
+  if (!totals_summed) {
+    MPI_Allreduce(totals, totals_all, 5, MPI_DOUBLE, MPI_SUM, world);
+    totals_summed = true;
+  }
+  return totals_all[n];
+}
+
+double FixWallGranExact::memory_usage()
+{
+  return (double) atom->nmax * HISTORY * sizeof(double);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixWallGranExact::grow_arrays(int nmax)
+{
+  memory->grow(history, nmax, HISTORY, "wall/gran/exact:history");
+}
+
+void FixWallGranExact::copy_arrays(int i, int j, int /*delflag*/)
+{
+  for (int k = 0; k < HISTORY; k++) history[j][k] = history[i][k];
+}
+
+void FixWallGranExact::set_arrays(int i)
+{
+  for (int k = 0; k < HISTORY; k++) history[i][k] = 0.0;
+}
+
+int FixWallGranExact::pack_exchange(int i, double *buf)
+{
+  for (int k = 0; k < HISTORY; k++) buf[k] = history[i][k];
+  return HISTORY;
+}
+
+int FixWallGranExact::unpack_exchange(int nlocal, double *buf)
+{
+  for (int k = 0; k < HISTORY; k++) history[nlocal][k] = buf[k];
+  return HISTORY;
+}
+
+int FixWallGranExact::pack_restart(int i, double *buf)
+{
+  buf[0] = HISTORY + 1;    // the count first: other fixes skip this block by it
+  for (int k = 0; k < HISTORY; k++) buf[k + 1] = history[i][k];
+  return HISTORY + 1;
+}
+
+void FixWallGranExact::unpack_restart(int nlocal, int nth)
+{
+  double **extra = atom->extra;
+  int m = 0;
+  for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
+  m++;
+  for (int k = 0; k < HISTORY; k++) history[nlocal][k] = extra[nlocal][m++];
+}
+
+int FixWallGranExact::size_restart(int /*nlocal*/)
+{
+  return HISTORY + 1;
+}
+
+int FixWallGranExact::maxsize_restart()
+{
+  return HISTORY + 1;
+}

@@ -1,0 +1,73 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   GRANULAR-EXACT: fix wall/gran/exact, frictional walls with the contact laws of pair
+   granular/exact (a wall is a sphere with R, m -> infinity, catalogue.md 1.2 "Walls").
+
+   fix ID group wall/gran/exact <law words of pair_coeff> <wallstyle> <args> [wall rigid|E nu]
+     wallstyle = xplane|yplane|zplane lo hi (NULL: no wall there) | zcylinder R (inside)
+
+   The law is read by pair granular/exact's own parser (the pair style must be defined
+   first). Per-atom wall-contact history (the state of the law) migrates with its atom and is
+   written to restart files.
+------------------------------------------------------------------------- */
+
+#ifdef FIX_CLASS
+// clang-format off
+FixStyle(wall/gran/exact,FixWallGranExact);
+// clang-format on
+#else
+
+#ifndef GE_FIX_WALL_GRAN_EXACT_H
+#define GE_FIX_WALL_GRAN_EXACT_H
+
+#include "fix.h"
+#include "pair_granular_exact.h"
+
+namespace LAMMPS_NS {
+
+class FixWallGranExact : public Fix {
+ public:
+  FixWallGranExact(class LAMMPS *, int, char **);
+  ~FixWallGranExact() override;
+  int setmask() override;
+  void init() override;
+  void setup(int) override;
+  void post_force(int) override;
+  double compute_vector(int) override;
+  double memory_usage() override;
+
+  void grow_arrays(int) override;
+  void copy_arrays(int, int, int) override;
+  void set_arrays(int) override;
+  int pack_exchange(int, double *) override;
+  int unpack_exchange(int, double *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+  int size_restart(int) override;
+  int maxsize_restart() override;
+
+ protected:
+  enum { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3 };
+  PairGranularExact::Law law;
+  int wallstyle;
+  double lo, hi;            // plane positions (lo_set/hi_set: given, not NULL)
+  bool lo_set, hi_set;
+  double cylradius;
+  double **history;         // per-atom wall-contact state (HISTORY doubles)
+  double totals[5];         // wall force on the group (3), contacts, elastic normal energy
+  double totals_all[5];
+  bool totals_summed;
+
+  struct Touch {            // the wall point nearest to atom i, seen from the atom
+    bool touching;
+    ge::Vec3 normal;        // unit normal from the wall to the atom
+    double overlap;
+  };
+  Touch touch(int i) const;
+  void apply_wall_material(int narg, char **arg, int iarg);
+  void contact(int i, const Touch &t, bool advance);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

@@ -706,3 +706,25 @@ comm_modify vel yes
         << "\ngot: " << (msg.empty() ? std::string("(no error)") : msg);
   }
 }
+
+// A sphere rolling on a rigid floor under gravity is stopped by the Yade rolling moment at its
+// cap eta R m g: the energy balance gives the rolled angle (7/10) m v0^2 / M + theta_y / 2
+// (examples/rolling_resistance, whose deck this runs for two eta).
+TEST(DeckCatalogue, RollingSphereStopsAtEnergyBalance)
+{
+  for (const char *eta : {"0.1", "0.3"}) {
+    SCOPED_TRACE(eta);
+    deck::Lammps lmp;
+    lmp.command(std::string("variable eta index ") + eta);    // (index: the deck keeps it)
+    lmp.command("include " + deck::source_path("examples/rolling_resistance/in.rolling_resistance"));
+    auto value = [&](const char *name) {
+      auto *p = static_cast<double *>(lammps_extract_variable(lmp.handle(), name, nullptr));
+      const double v = p ? *p : NAN;
+      lammps_free(p);
+      return v;
+    };
+    const double rolled = value("x"), expected = value("theta_stop") * value("radius");
+    std::printf("  eta %s: rolled %.10g m, energy balance %.10g m\n", eta, rolled, expected);
+    EXPECT_NEAR(rolled / expected, 1.0, 1e-5);
+  }
+}

@@ -163,4 +163,23 @@ inline int run_mpi(int nprocs, const std::string &deck, const std::string &vars,
   return std::system(cmd.c_str());
 }
 
+// A command that must fail, and a piece of the message it must give.
+struct BadInput {
+  const char *command;
+  const char *message;
+};
+
+// Each command, run after `setup` in a fresh LAMMPS, stops with an error containing its message.
+template <std::size_t N> void expect_rejected(const std::string &setup, const BadInput (&cases)[N])
+{
+  for (const BadInput &c : cases) {
+    Lammps lmp;
+    lmp.command(setup);
+    const std::string msg = lmp.error_of(c.command);
+    EXPECT_NE(msg.find(c.message), std::string::npos)
+        << "input: " << c.command << "\nexpected message containing: " << c.message
+        << "\ngot: " << (msg.empty() ? std::string("(no error)") : msg);
+  }
+}
+
 }    // namespace deck

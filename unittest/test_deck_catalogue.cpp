@@ -273,10 +273,7 @@ create_box 2 box
 comm_modify vel yes
 pair_style granular/exact
 )";
-  const struct {
-    const char *coeff;
-    const char *message;
-  } cases[] = {
+  const deck::BadInput cases[] = {
       {"pair_coeff 1 1 hertz 1e7 0.3 1e8", "hertz with two materials expects 2 value"},
       {"pair_coeff 1 1 hertz 1e7 0.3 1e8 0.7 tangential sliding 0.3", "nu_J (Poisson ratio of type J) = 0.7"},
       {"pair_coeff 1 1 hls 1000", "hls expects 2 value"},
@@ -311,14 +308,7 @@ pair_style granular/exact
       {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 twisting yade kr 1 eta 0.5 twisting yade kr 2 eta 0.5", "'twisting yade' is given twice"},
       {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 limit_damping extra", "unexpected argument 'extra'"},
   };
-  for (const auto &c : cases) {
-    deck::Lammps lmp;
-    lmp.command(setup);
-    const std::string msg = lmp.error_of(c.coeff);
-    EXPECT_NE(msg.find(c.message), std::string::npos)
-        << "input: " << c.coeff << "\nexpected message containing: " << c.message
-        << "\ngot: " << (msg.empty() ? std::string("(no error)") : msg);
-  }
+  deck::expect_rejected(setup, cases);
   // types without a physical mixing rule for a differing value need their own pair_coeff
   deck::Lammps lmp;
   lmp.command(setup + R"(
@@ -676,10 +666,7 @@ region box block 0 4 0 4 0 4
 create_box 1 box
 comm_modify vel yes
 )";
-  const struct {
-    const char *command;
-    const char *message;
-  } cases[] = {
+  const deck::BadInput cases[] = {
       {"fix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4", "define 'pair_style granular/exact' first"},
       {"pair_style granular/exact\nfix w all wall/gran/exact zplane 0 4", "missing contact law"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3", "missing wall style"},
@@ -697,14 +684,7 @@ comm_modify vel yes
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder -1", "zcylinder R = -1 must be > 0"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder 2", "zcylinder needs non-periodic x and y"},
   };
-  for (const auto &c : cases) {
-    deck::Lammps lmp;
-    lmp.command(setup);
-    const std::string msg = lmp.error_of(c.command);
-    EXPECT_NE(msg.find(c.message), std::string::npos)
-        << "input: " << c.command << "\nexpected message containing: " << c.message
-        << "\ngot: " << (msg.empty() ? std::string("(no error)") : msg);
-  }
+  deck::expect_rejected(setup, cases);
 }
 
 // A sphere rolling on a rigid floor under gravity is stopped by the Yade rolling moment at its

@@ -87,7 +87,8 @@ compute         ids all property/local patom1 patom2
 inline State mpi_state(int ranks, const std::string &vars, const std::string &out, int *moved,
                        const std::string &deck_file = kPacking)
 {
-  const std::string driver = "mpi_driver.in";
+  // named after `out`: ctest runs the tests of one file in parallel in one directory
+  const std::string driver = out + ".driver.in";
   {
     std::ofstream d(driver);
     d << "variable packing_dir index " << kDecks << "\n"

@@ -457,11 +457,14 @@ void PairGranularExact::init_style()
   // largest radius per type, for a neighbour cutoff when no 'cutoff' was given
   const int ntypes = atom->ntypes;
   for (int t = 1; t <= ntypes; t++) onerad_dynamic[t] = 0.0;
-  for (const auto &ifix : modify->get_fix_by_style("^pour|^deposit")) {
-    for (int t = 1; t <= ntypes; t++) {
-      int itype = t;
-      auto *maxrad = (double *) ifix->extract("radius", itype);
-      if (maxrad && *maxrad > 0.0) onerad_dynamic[t] = MAX(onerad_dynamic[t], *maxrad);
+  // (LAMMPS' style matching is a small regex without alternation: one pattern per style)
+  for (const char *inserting : {"^pour", "^deposit"}) {
+    for (const auto &ifix : modify->get_fix_by_style(inserting)) {
+      for (int t = 1; t <= ntypes; t++) {
+        int itype = t;
+        auto *maxrad = (double *) ifix->extract("radius", itype);
+        if (maxrad && *maxrad > 0.0) onerad_dynamic[t] = MAX(onerad_dynamic[t], *maxrad);
+      }
     }
   }
   for (int i = 0; i < atom->nlocal; i++)

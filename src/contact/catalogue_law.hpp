@@ -16,6 +16,7 @@
 #pragma once
 
 #include "contact/damping_models.hpp"
+#include "contact/linear_frictional.hpp"
 #include "contact/normal_models.hpp"
 #include "contact/tangential_models.hpp"
 #include "contact/vec3.hpp"
@@ -70,6 +71,20 @@ struct CatalogueStep {
   double radius_i = 0.0, radius_j = 0.0;  // radii for the Yade stiffness and cap
   bool advance = true;            // false: run setup or output; nothing stored changes
 };
+
+// The kinematic part of a catalogue step from the movement of the step (pair style and walls):
+// the approach rate and the tangential velocity of the contact point, the latter without the
+// roundoff residual of a purely normal velocity (without_projection_roundoff).
+GE_INLINE void set_kinematics(const LinearStep &s, CatalogueStep &c)
+{
+  c.normal = s.normal;
+  c.overlap = s.overlap;
+  c.dt = s.dt;
+  c.mean_rotation = s.mean_rotation;
+  c.approach_rate = s.dt > 0.0 ? s.approach / s.dt : 0.0;
+  c.vt = s.dt > 0.0 ? without_projection_roundoff((-1.0 / s.dt) * s.d, c.approach_rate)
+                    : Vec3{0, 0, 0};
+}
 
 struct CatalogueResult {
   double fn = 0.0;                // applied normal force on i along the normal

@@ -95,6 +95,27 @@ struct LinearStep {
   double dt;           // time step (for the viscous terms only)
 };
 
+// The movement of one step of a contact from the velocities LAMMPS' velocity Verlet hands the
+// force computation (after the position update, with the half-step v and omega: v dt is exactly
+// the movement just taken). n: unit normal (j -> i) at the end of the step; vrel = v_i - v_j;
+// lever_spin = r_i omega_i + r_j omega_j with the contact-point lever arms r; frame_spin: the
+// spin of the contact frame, (omega_i + omega_j)/2. Shared by the pair style and the walls
+// (a wall: v_j = omega_j = 0).
+GE_INLINE LinearStep step_from_velocities(const Vec3 &n, double overlap, const Vec3 &vrel,
+                                          const Vec3 &lever_spin, const Vec3 &frame_spin,
+                                          double dt)
+{
+  const Vec3 vt = project_onto_plane(vrel - cross(lever_spin, n), n);
+  LinearStep s;
+  s.normal = n;
+  s.overlap = overlap;
+  s.approach = -dot(vrel, n) * dt;
+  s.d = (-dt) * vt;    // the spring force on i grows against i's tangential movement
+  s.mean_rotation = dt * frame_spin;
+  s.dt = dt;
+  return s;
+}
+
 struct LinearResult {
   double fn_elastic = 0.0;    // k_n * overlap
   double fn = 0.0;            // normal force incl. damping, never attractive

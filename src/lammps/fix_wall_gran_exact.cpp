@@ -222,21 +222,15 @@ void FixWallGranExact::contact(int i, const Touch &t, bool advance)
   const Vec3 n = t.normal;
   const Vec3 w = ge::vec3(atom->omega[i]);
   const double lever = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
-  const Vec3 vrel = ge::vec3(atom->v[i]);
-  const double vn = ge::dot(vrel, n);
-  const Vec3 vt = ge::project_onto_plane(vrel - ge::cross(lever * w, n), n);
+  const ge::LinearStep s =
+      ge::step_from_velocities(n, t.overlap, ge::vec3(atom->v[i]), lever * w, 0.5 * w, dt);
   double *h = history[i];
 
   Vec3 fn_vec, ft, moment{0, 0, 0};
   double energy;
   if (law.tangential == PairGranularExact::TANGENTIAL_CATALOGUE) {
     ge::CatalogueStep c;
-    c.normal = n;
-    c.overlap = t.overlap;
-    c.approach_rate = -vn;
-    c.vt = ge::without_projection_roundoff(vt, vn);
-    c.mean_rotation = (0.5 * dt) * w;
-    c.dt = dt;
+    ge::set_kinematics(s, c);
     c.rbar = radius;                  // R_w -> infinity
     c.mbar = atom->rmass[i];          // m_w -> infinity
     c.rot_i = dt * w;
@@ -249,13 +243,6 @@ void FixWallGranExact::contact(int i, const Touch &t, bool advance)
     moment = r.moment;
     energy = r.energy_n;
   } else {
-    ge::LinearStep s;
-    s.normal = n;
-    s.overlap = t.overlap;
-    s.approach = -vn * dt;
-    s.d = (-dt) * vt;
-    s.mean_rotation = (0.5 * dt) * w;
-    s.dt = dt;
     ge::LinearResult r;
     if (advance) {
       ge::linear_step(law.linear, s, h, r);

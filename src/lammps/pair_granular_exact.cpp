@@ -121,25 +121,10 @@ PairGranularExact::PairGeometry PairGranularExact::pair_geometry(int i, int j, c
 ge::LinearStep PairGranularExact::contact_step(int i, int j, const PairGeometry &g,
                                                double dt) const
 {
-  double **v = atom->v;
-  double **omega = atom->omega;
-  double *radius = atom->radius;
-
-  const Vec3 n = (1.0 / g.r) * g.dx;
-  const Vec3 wi = ge::vec3(omega[i]), wj = ge::vec3(omega[j]);
-  const Vec3 vrel = ge::vec3(v[i]) - ge::vec3(v[j]);
-  const double vn = ge::dot(vrel, n);
-  const Vec3 vcontact = vrel - ge::cross(g.ri * wi + g.rj * wj, n);
-  const Vec3 vt = ge::project_onto_plane(vcontact, n);
-
-  ge::LinearStep s;
-  s.normal = n;
-  s.overlap = radius[i] + radius[j] - g.r;
-  s.approach = -vn * dt;
-  s.d = (-dt) * vt;    // the spring force on i grows against i's tangential movement
-  s.mean_rotation = (0.5 * dt) * (wi + wj);
-  s.dt = dt;
-  return s;
+  const Vec3 wi = ge::vec3(atom->omega[i]), wj = ge::vec3(atom->omega[j]);
+  return ge::step_from_velocities((1.0 / g.r) * g.dx, atom->radius[i] + atom->radius[j] - g.r,
+                                  ge::vec3(atom->v[i]) - ge::vec3(atom->v[j]),
+                                  g.ri * wi + g.rj * wj, 0.5 * (wi + wj), dt);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -18,7 +18,7 @@
 using namespace LAMMPS_NS;
 using ge::Vec3;
 
-static_assert(ge::CATALOGUE_STATE_SIZE <= ge::LINEAR_HISTORY_SIZE,
+static_assert(int(ge::CATALOGUE_STATE_SIZE) <= int(ge::LINEAR_HISTORY_SIZE),
               "a catalogue contact's state must fit in the history of a neighbour slot");
 
 /* ----------------------------------------------------------------------
@@ -65,13 +65,7 @@ ge::CatalogueStep PairGranularExact::catalogue_step_of(int i, int j, const ge::L
 {
   const double dt = update->dt;
   ge::CatalogueStep c;
-  c.normal = s.normal;
-  c.overlap = s.overlap;
-  c.approach_rate = dt > 0.0 ? s.approach / dt : 0.0;
-  c.vt = dt > 0.0 ? ge::without_projection_roundoff((-1.0 / dt) * s.d, c.approach_rate)
-                  : Vec3{0, 0, 0};
-  c.mean_rotation = s.mean_rotation;
-  c.dt = dt;
+  ge::set_kinematics(s, c);
   c.rbar = ge::effective_radius(atom->radius[i], atom->radius[j]);
   c.mbar = catalogue_mass(i, j);
   c.rot_i = dt * ge::vec3(atom->omega[i]);

@@ -174,6 +174,15 @@ GE_INLINE Vec3 carry_to_frame(const Vec3 &v, const Vec3 &normal, const Vec3 &mea
 // Scale f to length `limit` (>= 0); f != 0.
 GE_INLINE Vec3 scale_to(const Vec3 &f, double limit) { return (limit / norm(f)) * f; }
 
+// The Coulomb cap (spec 1.3): a force longer than `cap` (>= 0) is scaled onto it. Returns
+// whether it was capped (the contact slides).
+GE_INLINE bool coulomb_cap(Vec3 &f, double cap)
+{
+  if (!(dot(f, f) > cap * cap)) return false;
+  f = cap > 0.0 ? scale_to(f, cap) : Vec3{0, 0, 0};
+  return true;
+}
+
 // The generic spring-dashpot-slider of spec 1.4 on the already updated xi: trial
 // F* = -K xi - eta v_t; if |F*| > cap then F = cap F*/|F*| and, when truncating,
 // xi <- -(F + eta v_t)/K (the vector form of [R]'s delta_t = (mu|F_n| - eta dot delta_t)/K_t).
@@ -181,9 +190,8 @@ GE_INLINE void spring_slider(double K, double eta, bool truncate, const Vec3 &vt
                              Vec3 &xi, TangentialResult &r)
 {
   Vec3 f = -(K * xi) - eta * vt;
-  if (dot(f, f) > cap * cap) {
+  if (coulomb_cap(f, cap)) {
     r.sliding = true;
-    f = cap > 0.0 ? scale_to(f, cap) : Vec3{0, 0, 0};
     if (truncate && K > 0.0) xi = -(1.0 / K) * (f + eta * vt);
   }
   r.ft = f;
@@ -337,10 +345,7 @@ GE_INLINE void tangential_lth_zzy(const TangentialParams &p, const TangentialSte
     f = f - c * s.vt;
   }
   r.sliding = full;
-  if (dot(f, f) > mu_fn * mu_fn) {
-    r.sliding = true;
-    f = mu_fn > 0.0 ? scale_to(f, mu_fn) : Vec3{0, 0, 0};
-  }
+  if (coulomb_cap(f, mu_fn)) r.sliding = true;
   r.ft = f;
   store(xi, state + TS_XI);
 }
@@ -431,10 +436,7 @@ GE_INLINE void tangential_walton_braun(const TangentialParams &p, const Tangenti
   Vec3 T_new = -project_onto_plane(t_new * e + k0 * du_perp, s.normal);
   // step 8: Coulomb cap
   r.sliding = reached_limit;
-  if (dot(T_new, T_new) > mu_n * mu_n) {
-    r.sliding = true;
-    T_new = mu_n > 0.0 ? scale_to(T_new, mu_n) : Vec3{0, 0, 0};
-  }
+  if (coulomb_cap(T_new, mu_n)) r.sliding = true;
   r.ft = T_new;
   store(T_new, state + TS_WB_T);
   state[TS_WB_TSTAR] = t_star;

@@ -132,39 +132,43 @@ GE_INLINE DampingParams damping_tsuji_eta(double eta_n)
 // ------------------------------------------------------------------------------------------------
 // Validation (spec 1.5 and the ranges of the table of 2.2). nullptr = valid.
 
+namespace damping_detail {
+// `message` unless x is finite and >= 0 (a dashpot coefficient or a relaxation time)
+GE_INLINE const char *unless_non_negative(double x, const char *message)
+{
+  return normal_detail::finite(x) && x >= 0.0 ? nullptr : message;
+}
+// `message` unless 0 < e <= 1 (a restitution coefficient)
+GE_INLINE const char *unless_restitution(double e, const char *message)
+{
+  return normal_detail::finite(e) && e > 0.0 && e <= 1.0 ? nullptr : message;
+}
+}    // namespace damping_detail
+
 GE_INLINE const char *validate_damping_viscous(double eta_n)
 {
-  if (!normal_detail::finite(eta_n) || !(eta_n >= 0.0)) return "damping viscous: eta_n must be finite and >= 0";
-  return nullptr;
+  return damping_detail::unless_non_negative(eta_n, "damping viscous: eta_n must be finite and >= 0");
 }
 // e_n = 0 is rejected: the critically damped LSD never returns to delta = 0 (spec 2.2).
 GE_INLINE const char *validate_damping_restitution(double e_n)
 {
-  if (!normal_detail::finite(e_n) || !(e_n > 0.0 && e_n <= 1.0))
-    return "damping restitution: e_n must be finite with 0 < e_n <= 1";
-  return nullptr;
+  return damping_detail::unless_restitution(e_n, "damping restitution: e_n must be finite with 0 < e_n <= 1");
 }
 GE_INLINE const char *validate_damping_bshp(double A)
 {
-  if (!normal_detail::finite(A) || !(A >= 0.0)) return "damping bshp: A must be finite and >= 0";
-  return nullptr;
+  return damping_detail::unless_non_negative(A, "damping bshp: A must be finite and >= 0");
 }
 GE_INLINE const char *validate_damping_kk(double eta_n)
 {
-  if (!normal_detail::finite(eta_n) || !(eta_n >= 0.0)) return "damping kk: eta_n must be finite and >= 0";
-  return nullptr;
+  return damping_detail::unless_non_negative(eta_n, "damping kk: eta_n must be finite and >= 0");
 }
 GE_INLINE const char *validate_damping_tsuji_en(double e_n)
 {
-  if (!normal_detail::finite(e_n) || !(e_n > 0.0 && e_n <= 1.0))
-    return "damping tsuji en: e_n must be finite with 0 < e_n <= 1";
-  return nullptr;
+  return damping_detail::unless_restitution(e_n, "damping tsuji en: e_n must be finite with 0 < e_n <= 1");
 }
 GE_INLINE const char *validate_damping_tsuji_eta(double eta_n)
 {
-  if (!normal_detail::finite(eta_n) || !(eta_n >= 0.0))
-    return "damping tsuji eta: eta_n must be finite and >= 0";
-  return nullptr;
+  return damping_detail::unless_non_negative(eta_n, "damping tsuji eta: eta_n must be finite and >= 0");
 }
 
 GE_INLINE const char *validate(const DampingParams &p)

@@ -46,9 +46,7 @@ class PairGranularExact : public Pair {
     int tangential;    // TANGENTIAL_CLASSIC, _REFINED, _JAEGER or _CATALOGUE
     ge::LinearParams linear;     // hooke + classic|refined; its eta_n, eta_t serve every law
     ge::JaegerMaterial jaeger;   // hertz + jaeger
-    double young, poisson;       // hertz: Young's modulus and Poisson ratio as given (type I)
-    // the catalogue laws (catalogue.md): normal, damping and tangential models of the kernels
-    ge::HertzParams hertz;       // hertz: both materials (the one-material form repeats it)
+    ge::HertzParams hertz;       // hertz: E, nu of type I and of J (one material: repeated)
     ge::CatalogueLaw cat;        // normal, damping, tangential models, Gbar, nubar, yade
   };
   // the contact law of words arg[first, narg) (pair_coeff grammar); `context` names the command

@@ -122,9 +122,7 @@ PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int fi
   lw.normal = NORMAL_HOOKE;
   lw.damping = DAMPING_NONE;
   lw.tangential = TANGENTIAL_CLASSIC;
-  lw.young = lw.poisson = 0.0;
-  lw.cat.tti_eta_from_tsuji = false;
-  lw.cat.limit_damping = false;
+  lw.hertz = ge::HertzParams();
   CoeffReader in(lmp, narg, arg, first, context);
   parse_normal(in, lw);
   parse_damping(in, lw);
@@ -174,18 +172,18 @@ void PairGranularExact::parse_normal(CoeffReader &in, Law &lw)
   } else if (strcmp(model, "hertz") == 0) {
     lw.normal = NORMAL_HERTZ;
     in.need(2, "hertz");
-    lw.young = in.positive("E (Young's modulus)");
-    lw.poisson = in.number(
+    const double E = in.positive("E (Young's modulus)");
+    const double nu = in.number(
         "nu (Poisson ratio)", [](double v) { return v > -1.0 && v <= 0.5; }, "in (-1, 0.5]");
     cat.model = ge::NORMAL_HERTZ;
-    lw.hertz = ge::hertz_params(lw.young, lw.poisson);
+    lw.hertz = ge::hertz_params(E, nu);
     if (in.next_is_number()) {    // the two-material form: E and nu of type J
       in.need(2, "hertz with two materials");
       const double E_j = in.positive("E_J (Young's modulus of type J)");
       const double nu_j = in.number(
           "nu_J (Poisson ratio of type J)", [](double v) { return v > -1.0 && v <= 0.5; },
           "in (-1, 0.5]");
-      lw.hertz = ge::hertz_params(lw.young, lw.poisson, E_j, nu_j);
+      lw.hertz = ge::hertz_params(E, nu, E_j, nu_j);
     }
     cat.Ebar = ge::hertz_effective_modulus(lw.hertz);
     lw.cat.gbar = ge::hertz_effective_shear_modulus(lw.hertz);
@@ -322,7 +320,7 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
                 key);
       }
     }
-    lw.jaeger = ge::jaeger_material(lw.young, lw.poisson, mu, lambda, capacity);
+    lw.jaeger = ge::jaeger_material(lw.hertz.E_i, lw.hertz.nu_i, mu, lambda, capacity);
     if (lw.hertz.E_i != lw.hertz.E_j || lw.hertz.nu_i != lw.hertz.nu_j)
       in.fail("'tangential jaeger' needs elastically identical spheres: give 'hertz <E> <nu>' "
               "(one material)");
@@ -632,12 +630,12 @@ PairGranularExact::Law PairGranularExact::mix_laws(const Law &a, const Law &b) c
   m.linear.eta_t = std::sqrt(pa.eta_t * pb.eta_t);
   if (a.tangential == TANGENTIAL_JAEGER) {
     // the Jaeger (Cattaneo-Mindlin) solution holds for elastically identical spheres only
-    if (a.young != b.young || a.poisson != b.poisson)
+    if (a.hertz.E_i != b.hertz.E_i || a.hertz.nu_i != b.hertz.nu_i)
       error->all(FLERR,
                  "Pair granular/exact: 'tangential jaeger' needs elastically identical spheres, "
                  "but the two types have E = {} and {}, nu = {} and {}; give the type pair its own "
                  "pair_coeff if one material is meant",
-                 a.young, b.young, a.poisson, b.poisson);
+                 a.hertz.E_i, b.hertz.E_i, a.hertz.nu_i, b.hertz.nu_i);
     if (a.jaeger.lambda != b.jaeger.lambda || a.jaeger.capacity != b.jaeger.capacity)
       error->all(FLERR,
                  "Pair granular/exact cannot mix 'tangential jaeger' with different approx or "

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 
@@ -328,11 +329,55 @@ namespace {
 const char *const kStatefulLaw = "hls 2000 0.8 tangential walton_braun 1600 0.4 rolling yade "
                                  "beta 0.5 eta 0.3 twisting yade kr 0.05 eta 0.1";
 
-std::string catalogue_packing(const std::string &newton, int nsteps, const std::string &store)
+const std::string kWallPacking = kDecks + "/in.wall_packing";
+
+// a packing deck (in.sheared_packing, in.wall_packing) run with kStatefulLaw
+std::string stateful_packing(const std::string &deck_file, const std::string &newton, int nsteps,
+                             const std::string &store)
 {
   return "variable newton index " + newton + "\nvariable nsteps index " + std::to_string(nsteps) +
       "\nvariable contact index \"" + kStatefulLaw + "\"\nvariable history index " + store +
-      "\ninclude " + kPacking + "\n";
+      "\ninclude " + deck_file + "\n";
+}
+
+// For kStatefulLaw (no velocity-dependent force) on the packing `deck_file`:
+// run 2n == run n + write_restart + read_restart + run n, to roundoff; `redefine` is what the
+// deck sets that a restart file does not hold. Then the deck under mpirun: serial == the
+// in-process run, and 4 ranks (atoms migrate) == serial. `inspect` sees the uninterrupted run.
+void expect_restart_and_mpi_invariance(const std::string &deck_file, const std::string &redefine,
+                                       const std::string &prefix, int n,
+                                       const std::function<void(deck::Lammps &)> &inspect)
+{
+  {
+    deck::Lammps lmp;
+    lmp.command(stateful_packing(deck_file, "on", n, "neigh") + "run " + std::to_string(2 * n));
+    inspect(lmp);
+    write_state(lmp, prefix + "_uninterrupted");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(stateful_packing(deck_file, "on", n, "neigh") + "run " + std::to_string(n) +
+                "\nwrite_restart " + prefix + "_half.restart");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(restarted_packing(prefix + "_half.restart") + redefine + "\nrun " +
+                std::to_string(n));
+    write_state(lmp, prefix + "_restarted");
+  }
+  const State uninterrupted = read_state(prefix + "_uninterrupted");
+  expect_same_state(uninterrupted, read_state(prefix + "_restarted"), 1e-12,
+                    (prefix + ": restart vs uninterrupted").c_str());
+
+  const std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +
+                           " -var contact \"" + kStatefulLaw + "\" -var history neigh";
+  int moved = 0;
+  const State serial = mpi_state(1, vars, prefix + "_np1", &moved, deck_file);
+  const State parallel = mpi_state(4, vars, prefix + "_np4", &moved, deck_file);
+  std::printf("  4 ranks: %d atoms changed process\n", moved);
+  EXPECT_GT(moved, 10);
+  expect_same_state(uninterrupted, serial, 1e-12, (prefix + ": in-process vs mpirun serial").c_str());
+  expect_same_state(serial, parallel, 1e-10, (prefix + ": serial vs 4 ranks").c_str());
 }
 
 }    // namespace
@@ -344,7 +389,7 @@ TEST(DeckCatalogue, NewtonAndStoreInvariance)
   const char *runs[3][2] = {{"on", "neigh"}, {"off", "neigh"}, {"on", "compact"}};
   for (int k = 0; k < 3; ++k) {
     deck::Lammps lmp;
-    lmp.command(catalogue_packing(runs[k][0], 400, runs[k][1]) + "run ${nsteps}");
+    lmp.command(stateful_packing(kPacking, runs[k][0], 400, runs[k][1]) + "run ${nsteps}");
     const std::string out = std::string("catalogue_") + runs[k][0] + "_" + runs[k][1];
     write_state(lmp, out);
     states[k] = read_state(out);
@@ -356,35 +401,7 @@ TEST(DeckCatalogue, NewtonAndStoreInvariance)
 // run N + restart + run N == run 2N (no velocity-dependent force: to roundoff), serial == MPI.
 TEST(DeckCatalogue, RestartAndMpiInvariance)
 {
-  const int n = 200;
-  {
-    deck::Lammps lmp;
-    lmp.command(catalogue_packing("on", n, "neigh") + "run " + std::to_string(2 * n));
-    write_state(lmp, "catalogue_uninterrupted");
-  }
-  {
-    deck::Lammps lmp;
-    lmp.command(catalogue_packing("on", n, "neigh") + "run " + std::to_string(n) +
-                "\nwrite_restart catalogue_half.restart");
-  }
-  {
-    deck::Lammps lmp;
-    lmp.command(restarted_packing("catalogue_half.restart") + "run " + std::to_string(n));
-    write_state(lmp, "catalogue_restarted");
-  }
-  const State uninterrupted = read_state("catalogue_uninterrupted");
-  expect_same_state(uninterrupted, read_state("catalogue_restarted"), 1e-12,
-                    "restart vs uninterrupted");
-
-  const std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +
-                           " -var contact \"" + kStatefulLaw + "\" -var history neigh";
-  int moved = 0;
-  const State serial = mpi_state(1, vars, "catalogue_np1", &moved);
-  const State parallel = mpi_state(4, vars, "catalogue_np4", &moved);
-  std::printf("  4 ranks: %d atoms changed process\n", moved);
-  EXPECT_GT(moved, 10);
-  expect_same_state(uninterrupted, serial, 1e-12, "in-process vs mpirun serial");
-  expect_same_state(serial, parallel, 1e-10, "serial vs 4 ranks");
+  expect_restart_and_mpi_invariance(kPacking, "", "catalogue", 200, [](deck::Lammps &) {});
 }
 
 namespace {
@@ -602,57 +619,23 @@ TEST(DeckCatalogue, WallObliqueImpactMatchesCoulombImpulse)
   }
 }
 
-namespace {
-const std::string kWallPacking = kDecks + "/in.wall_packing";
-std::string wall_packing(int nsteps)
-{
-  return "variable newton index on\nvariable nsteps index " + std::to_string(nsteps) +
-      "\nvariable contact index \"" + kStatefulLaw + "\"\nvariable history index neigh\ninclude " +
-      kWallPacking + "\n";
-}
-}    // namespace
-
 // The per-atom wall history survives write_restart/read_restart (run N + restart + run N ==
 // run 2N) and atom migration (serial == 4 ranks).
 TEST(DeckCatalogue, WallHistoryRestartAndMpiInvariance)
 {
-  const int n = 300;
   double wall_contacts = 0.0;
-  {
-    deck::Lammps lmp;
-    lmp.command(wall_packing(n) + "run " + std::to_string(2 * n));
-    auto *count = static_cast<double *>(
-        lammps_extract_fix(lmp.handle(), "walls", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, 3, 0));
-    ASSERT_NE(count, nullptr);
-    wall_contacts = *count;
-    lammps_free(count);
-    write_state(lmp, "wall_uninterrupted");
-  }
+  expect_restart_and_mpi_invariance(
+      kWallPacking,
+      std::string("fix walls all wall/gran/exact ") + kStatefulLaw + " zplane 0 8\ntimestep 0.001",
+      "wall", 300, [&](deck::Lammps &lmp) {
+        auto *count = static_cast<double *>(
+            lammps_extract_fix(lmp.handle(), "walls", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, 3, 0));
+        ASSERT_NE(count, nullptr);
+        wall_contacts = *count;
+        lammps_free(count);
+      });
   std::printf("  %g wall contacts at the end\n", wall_contacts);
   EXPECT_GT(wall_contacts, 20);
-  {
-    deck::Lammps lmp;
-    lmp.command(wall_packing(n) + "run " + std::to_string(n) + "\nwrite_restart wall_half.restart");
-  }
-  {
-    deck::Lammps lmp;
-    lmp.command(restarted_packing("wall_half.restart") + "fix walls all wall/gran/exact " +
-                kStatefulLaw + " zplane 0 8\ntimestep 0.001\nrun " + std::to_string(n));
-    write_state(lmp, "wall_restarted");
-  }
-  const State uninterrupted = read_state("wall_uninterrupted");
-  expect_same_state(uninterrupted, read_state("wall_restarted"), 1e-12,
-                    "wall packing: restart vs uninterrupted");
-
-  const std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +
-                           " -var contact \"" + kStatefulLaw + "\" -var history neigh";
-  int moved = 0;
-  const State serial = mpi_state(1, vars, "wall_np1", &moved, kWallPacking);
-  const State parallel = mpi_state(4, vars, "wall_np4", &moved, kWallPacking);
-  std::printf("  4 ranks: %d atoms changed process\n", moved);
-  EXPECT_GT(moved, 10);
-  expect_same_state(uninterrupted, serial, 1e-12, "wall packing: in-process vs mpirun serial");
-  expect_same_state(serial, parallel, 1e-10, "wall packing: serial vs 4 ranks");
 }
 
 // Every malformed fix wall/gran/exact stops with a message that says what is wrong.

@@ -163,6 +163,17 @@ inline int run_mpi(int nprocs, const std::string &deck, const std::string &vars,
   return std::system(cmd.c_str());
 }
 
+// An empty two-type box (LJ units) with pair granular/exact defined and no pair_coeff: the
+// setup of the bad-input tests.
+const char *const kEmptyGranularBox = R"(
+units lj
+atom_style sphere
+region box block 0 4 0 4 0 4
+create_box 2 box
+comm_modify vel yes
+pair_style granular/exact
+)";
+
 // A command that must fail, and a piece of the message it must give.
 struct BadInput {
   const char *command;

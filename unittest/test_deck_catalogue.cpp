@@ -266,14 +266,7 @@ TEST(DeckCatalogue, TangentialLoadingCurvesMatchTable)
 // Every malformed catalogue pair_coeff stops with a message that says what is wrong.
 TEST(DeckCatalogue, BadPairCoeffIsRejected)
 {
-  const std::string setup = R"(
-units lj
-atom_style sphere
-region box block 0 4 0 4 0 4
-create_box 2 box
-comm_modify vel yes
-pair_style granular/exact
-)";
+  const std::string setup = deck::kEmptyGranularBox;
   const deck::BadInput cases[] = {
       {"pair_coeff 1 1 hertz 1e7 0.3 1e8", "hertz with two materials expects 2 value"},
       {"pair_coeff 1 1 hertz 1e7 0.3 1e8 0.7 tangential sliding 0.3", "nu_J (Poisson ratio of type J) = 0.7"},

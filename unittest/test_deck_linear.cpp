@@ -93,14 +93,7 @@ fix             record all print 1 "${pushing}" file pushing.txt screen no
 // Every malformed pair_coeff stops with a message that says what is wrong.
 TEST(DeckLinear, BadPairCoeffIsRejected)
 {
-  const std::string setup = R"(
-units lj
-atom_style sphere
-region box block 0 4 0 4 0 4
-create_box 2 box
-comm_modify vel yes
-pair_style granular/exact
-)";
+  const std::string setup = deck::kEmptyGranularBox;
   const deck::BadInput cases[] = {
       {"pair_coeff 1 1", "missing normal model"},
       {"pair_coeff 1 1 spring 1000 tangential classic 800 0.5", "unknown normal model 'spring'"},

@@ -218,6 +218,7 @@ void PairGranularExact::parse_normal(CoeffReader &in, Law &lw)
   }
 }
 
+// (each value is range-checked as it is read; check_catalogue_law validates the whole model)
 void PairGranularExact::parse_damping(CoeffReader &in, Law &lw)
 {
   if (!in.next_is("damping")) return;
@@ -239,19 +240,16 @@ void PairGranularExact::parse_damping(CoeffReader &in, Law &lw)
     lw.damping = DAMPING_CATALOGUE;
     in.need(1, "damping restitution");
     const double e = in.number("e_n", [](double v) { return v > 0.0 && v <= 1.0; }, "in (0, 1]");
-    in.check(ge::validate_damping_restitution(e));
     cat = ge::damping_restitution(e);
   } else if (model == "bshp") {
     lw.damping = DAMPING_CATALOGUE;
     in.need(1, "damping bshp");
     const double A = in.non_negative("A");
-    in.check(ge::validate_damping_bshp(A));
     cat = ge::damping_bshp(A);
   } else if (model == "kk") {
     lw.damping = DAMPING_CATALOGUE;
     in.need(1, "damping kk");
     const double eta = in.non_negative("eta_n");
-    in.check(ge::validate_damping_kk(eta));
     cat = ge::damping_kk(eta);
   } else if (model == "tsuji") {
     lw.damping = DAMPING_CATALOGUE;
@@ -259,7 +257,6 @@ void PairGranularExact::parse_damping(CoeffReader &in, Law &lw)
     const std::string form = in.word();
     if (form == "en") {
       const double e = in.number("e_n", [](double v) { return v > 0.0 && v <= 1.0; }, "in (0, 1]");
-      in.check(ge::validate_damping_tsuji_en(e));
       bool exact = false;
       if (in.next_is("exact")) {
         in.word();
@@ -268,7 +265,6 @@ void PairGranularExact::parse_damping(CoeffReader &in, Law &lw)
       cat = ge::damping_tsuji_en(e, exact);
     } else if (form == "eta") {
       const double eta = in.non_negative("eta_n");
-      in.check(ge::validate_damping_tsuji_eta(eta));
       cat = ge::damping_tsuji_eta(eta);
     } else {
       in.fail("damping tsuji expects 'en <e_n> [exact]' or 'eta <eta_n>', not '{}'", form);

@@ -31,16 +31,6 @@ struct Reference {
 };
 const Reference ref;
 
-YadeSpringParams spring_beta(double beta, double eta, bool capped = true)
-{
-  YadeSpringParams s;
-  s.active = true;
-  s.use_beta = true;
-  s.k = beta;
-  s.eta = eta;
-  s.capped = capped;
-  return s;
-}
 YadeSpringParams spring_kr(double k, double eta, bool capped = true)
 {
   YadeSpringParams s;
@@ -48,6 +38,12 @@ YadeSpringParams spring_kr(double k, double eta, bool capped = true)
   s.k = k;
   s.eta = eta;
   s.capped = capped;
+  return s;
+}
+YadeSpringParams spring_beta(double beta, double eta, bool capped = true)
+{
+  YadeSpringParams s = spring_kr(beta, eta, capped);
+  s.use_beta = true;
   return s;
 }
 

@@ -91,6 +91,7 @@ struct CatalogueResult {
   Vec3 ft{0, 0, 0};               // tangential force on i
   Vec3 moment{0, 0, 0};           // Yade moment M: -M on i, +M on j
   double fn_elastic = 0.0;
+  double fn_cap = 0.0;            // F_n^c = max(F_el + F_vis, 0): the normal force of every cap
   double energy_n = 0.0;          // elastic normal energy
   bool sliding = false;
 };
@@ -145,6 +146,7 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
   r.fn = normal_force_applied(nr.F_el, F_vis, law.limit_damping);
   r.ft = tr.ft;
   r.fn_elastic = nr.F_el;
+  r.fn_cap = F_cap;
   r.sliding = tr.sliding;
   // elastic normal energy: hooke k d^2/2, hertz (2/5) F d, hls F^2/(2 K_U) on its unloading line
   if (law.normal.model == NORMAL_HERTZ) r.energy_n = 0.4 * nr.F_el * delta;

@@ -11,6 +11,9 @@
 //   T9 tti              Tsuji, Tanaka & Ishida: K_t = 8 Gbar sqrt(Rbar delta) ([erratum] form),
 //                       dashpot eta_t delta^{1/4} v_t, truncating
 //   T10 walton_braun    incrementally slipping friction with turning points ([erratum] form)
+//   coulomb             exact Coulomb friction as a constraint (design/coulomb_constraint.md):
+//                       the pair applies no tangential force; the friction is solved after all
+//                       other forces (coulomb_constraint.hpp). Its state is that solver's.
 //
 // Conventions (spec 1.1): n = unit normal from j to i; v_t = tangential velocity of i's material
 // point relative to j's at the contact; F_t is the force on i (F_j = -F_i); F_n^c = max(F_n^el +
@@ -25,6 +28,9 @@
 //           measured along the current extension direction; [4] s, sense (+1 loading, -1
 //           unloading, 0 = unset, read as +1); [5] N_prev, the cap normal force of the last
 //           step. [3..5] are EVEN (factor +1).
+//   coulomb: [0..2] the friction force on i applied in the last step (ODD); [3] F_n^c of this
+//           step, the cap's normal force, written by the caller; [4] 1 if the last step slid;
+//           [5] 1 once the friction solver has set [0..2]. [3..5] are EVEN.
 // tangential_transfer_factor() returns these factors for LAMMPS's transfer_history_factor.
 //
 // Frame update of the stored vectors ([ours], spec 1.4 step 1 preceded by a rotation): the
@@ -55,7 +61,8 @@ enum class TangentialModel : int {
   LTH = 7,               // T7
   ZZY = 8,               // T8
   TTI = 9,               // T9
-  WaltonBraun = 10       // T10
+  WaltonBraun = 10,      // T10
+  Coulomb = 11           // exact Coulomb friction as a constraint (coulomb_constraint.hpp)
 };
 
 // Parameters of one pair of types (spec 2.3 table). Which model reads what:
@@ -103,12 +110,16 @@ enum TangentialStateIndex : int {
   TS_WB_TSTAR = 3,    // T10: turning-point force T* (even)
   TS_WB_SENSE = 4,    // T10: sense s (even)
   TS_WB_NPREV = 5,    // T10: previous cap normal force (even)
+  TS_CF_FORCE = 0,    // coulomb: friction force on i (3, odd)
+  TS_CF_FN = 3,       // coulomb: F_n^c of the current step (even)
+  TS_CF_SLIDING = 4,  // coulomb: 1 if the last solve slid (even)
+  TS_CF_SOLVED = 5,   // coulomb: 1 once the solver has set the force (even)
   TANGENTIAL_STATE_MAX = 6
 };
 
 GE_INLINE constexpr int tangential_state_size(TangentialModel m)
 {
-  return m == TangentialModel::WaltonBraun ? 6
+  return (m == TangentialModel::WaltonBraun || m == TangentialModel::Coulomb) ? 6
        : (m == TangentialModel::Sliding || m == TangentialModel::Viscous ||
           m == TangentialModel::ViscousSliding) ? 0 : 3;
 }
@@ -461,6 +472,12 @@ GE_INLINE void tangential_step(const TangentialParams &p, const TangentialStep &
     case TangentialModel::LTH:
     case TangentialModel::ZZY: tangential_lth_zzy(p, s, state, r); break;
     case TangentialModel::WaltonBraun: tangential_walton_braun(p, s, state, r); break;
+    case TangentialModel::Coulomb:
+      // the friction is not a function of this contact's movement: it is solved after every
+      // other force is known (coulomb_constraint.hpp); here only its last sliding state shows
+      r = TangentialResult();
+      r.sliding = state[TS_CF_SLIDING] != 0.0;
+      break;
     default: r = TangentialResult(); break;
   }
 }

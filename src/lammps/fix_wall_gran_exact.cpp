@@ -163,6 +163,15 @@ FixWallGranExact::~FixWallGranExact()
   memory->destroy(history);
 }
 
+// `tangential coulomb`: the pair's friction fix, created now (not in the constructor, which
+// runs inside Modify::add_fix) so that its outputs can be named before the run
+void FixWallGranExact::post_constructor()
+{
+  if (law.tangential == PairGranularExact::TANGENTIAL_CATALOGUE &&
+      law.cat.tangential.model == ge::TangentialModel::Coulomb)
+    dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1))->friction_fix();
+}
+
 int FixWallGranExact::setmask()
 {
   return POST_FORCE;
@@ -210,6 +219,20 @@ FixWallGranExact::Touch FixWallGranExact::touch(int i) const
 }
 
 /* ----------------------------------------------------------------------
+   how fast the wall normal at atom i turns: 0 on a plane; on the cylinder it follows the
+   atom around the axis, n_dot = -(v_xy - (v.e) e)/r_xy with e the radial unit vector
+------------------------------------------------------------------------- */
+
+Vec3 FixWallGranExact::normal_rate(int i, const Touch &t) const
+{
+  if (wallstyle != ZCYLINDER) return Vec3{0, 0, 0};
+  const double *x = atom->x[i], *v = atom->v[i];
+  const double rxy = std::sqrt(x[0] * x[0] + x[1] * x[1]);
+  const Vec3 v_xy{v[0], v[1], 0.0};
+  return (-1.0 / rxy) * ge::project_onto_plane(v_xy, t.normal);
+}
+
+/* ----------------------------------------------------------------------
    one sphere-wall contact: the pair law with the wall as partner j (R_j, m_j -> infinity, at
    rest, not rotating); the contact frame turns with half the sphere's spin, the limit of the
    sphere-sphere frame (omega_i + omega_j)/2
@@ -238,6 +261,9 @@ void FixWallGranExact::contact(int i, const Touch &t, bool advance)
     c.advance = advance;
     ge::CatalogueResult r;
     ge::catalogue_step(law.cat, c, h, r);
+    // the friction fix reads this step's cap normal force (it solves at run setup too)
+    if (law.cat.tangential.model == ge::TangentialModel::Coulomb)
+      h[ge::CS_TANGENTIAL + ge::TS_CF_FN] = r.fn_cap;
     fn_vec = r.fn * n;
     ft = r.ft;
     moment = r.moment;

@@ -25,9 +25,12 @@ FixStyle(wall/gran/exact,FixWallGranExact);
 namespace LAMMPS_NS {
 
 class FixWallGranExact : public Fix {
+  friend class FixCoulombFrictionExact;    // solves the friction of `tangential coulomb` walls
+
  public:
   FixWallGranExact(class LAMMPS *, int, char **);
   ~FixWallGranExact() override;
+  void post_constructor() override;
   int setmask() override;
   void init() override;
   void setup(int) override;
@@ -44,6 +47,8 @@ class FixWallGranExact : public Fix {
   void unpack_restart(int, int) override;
   int size_restart(int) override;
   int maxsize_restart() override;
+
+  const PairGranularExact::Law &contact_law() const { return law; }
 
  protected:
   enum { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3 };
@@ -63,6 +68,7 @@ class FixWallGranExact : public Fix {
     double overlap;
   };
   Touch touch(int i) const;
+  ge::Vec3 normal_rate(int i, const Touch &t) const;
   void apply_wall_material(int narg, char **arg, int iarg);
   void contact(int i, const Touch &t, bool advance);
 };

@@ -3,6 +3,7 @@
 #include "version.h"
 
 #include "fix_contact_history_exact.h"
+#include "fix_coulomb_friction_exact.h"
 #include "fix_neigh_history_exact.h"
 #include "fix_wall_gran_exact.h"
 #include "pair_granular_exact.h"
@@ -27,6 +28,11 @@ static Fix *wall_gran_exact_creator(LAMMPS *lmp, int argc, char **argv)
 static Fix *contact_history_exact_creator(LAMMPS *lmp, int argc, char **argv)
 {
   return new FixContactHistoryExact(lmp, argc, argv);
+}
+
+static Fix *coulomb_friction_exact_creator(LAMMPS *lmp, int argc, char **argv)
+{
+  return new FixCoulombFrictionExact(lmp, argc, argv);
 }
 
 extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
@@ -59,5 +65,11 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   plugin.name = "CONTACT_HISTORY/EXACT";
   plugin.info = "GRANULAR-EXACT compact per-contact history (internal, created by pair granular/exact)";
   plugin.creator.v2 = (lammpsplugin_factory2 *) &contact_history_exact_creator;
+  (*register_plugin)(&plugin, lmp);
+
+  // internal: the friction solver of `tangential coulomb`
+  plugin.name = "COULOMB_FRICTION/EXACT";
+  plugin.info = "GRANULAR-EXACT exact Coulomb friction solver (internal, created by pair granular/exact)";
+  plugin.creator.v2 = (lammpsplugin_factory2 *) &coulomb_friction_exact_creator;
   (*register_plugin)(&plugin, lmp);
 }

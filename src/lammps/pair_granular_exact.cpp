@@ -19,7 +19,9 @@
 #include "fix.h"
 #include "fix_dummy.h"
 #include "fix_contact_history_exact.h"
+#include "fix_coulomb_friction_exact.h"
 #include "fix_neigh_history_exact.h"
+#include "fix_wall_gran_exact.h"
 #include "force.h"
 #include "memory.h"
 #include "modify.h"
@@ -76,6 +78,7 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   history_given = false;
   fix_neigh = nullptr;
   fix_compact = nullptr;
+  id_friction = "GE_COULOMB";
   if (modify->get_fix_by_id(id_history) || modify->get_fix_by_id(id_history + "_DUMMY"))
     error->all(FLERR, "Pair granular/exact can be defined only once (e.g. once in pair hybrid)");
   modify->add_fix(id_history + "_DUMMY all DUMMY");
@@ -88,6 +91,7 @@ PairGranularExact::~PairGranularExact()
   delete[] pvector;
   if (modify->get_fix_by_id(id_history)) modify->delete_fix(id_history);
   if (modify->get_fix_by_id(id_history + "_DUMMY")) modify->delete_fix(id_history + "_DUMMY");
+  if (modify->get_fix_by_id(id_friction)) modify->delete_fix(id_friction);
   if (allocated) {
     memory->destroy(setflag);
     memory->destroy(cutsq);
@@ -438,6 +442,8 @@ void PairGranularExact::init_style()
                "Pair granular/exact: the history storage cannot change between runs; define the "
                "pair style anew");
   create_history_fix();
+  check_coulomb_setup();
+  place_friction_fix();
 
   // largest radius per type, for a neighbour cutoff when no 'cutoff' was given
   const int ntypes = atom->ntypes;
@@ -496,6 +502,111 @@ void PairGranularExact::create_history_fix()
   if (ended_work == nullptr)
     error->all(FLERR, "Pair granular/exact could not create its history fix {}", id_history);
   ended_work->take(ended);    // totals of ended contacts from a restart file, if any
+}
+
+/* ----------------------------------------------------------------------
+   `tangential coulomb`: its one solver's settings, from the pair's laws and those of the
+   walls (false if no law uses it)
+------------------------------------------------------------------------- */
+
+namespace {
+bool is_coulomb(const PairGranularExact::Law &lw)
+{
+  return lw.tangential == PairGranularExact::TANGENTIAL_CATALOGUE &&
+      lw.cat.tangential.model == ge::TangentialModel::Coulomb;
+}
+}    // namespace
+
+bool PairGranularExact::coulomb_settings(ge::CoulombSolverSettings &settings) const
+{
+  bool found = false;
+  auto take = [&](const Law &lw, const std::string &where) {
+    if (!is_coulomb(lw)) return;
+    if (found && !ge::same_settings(settings, lw.coulomb))
+      error->all(FLERR,
+                 "Pair granular/exact: 'tangential coulomb' has one friction solver for all "
+                 "contacts: give the same sweeps, tol, warm and kinematics everywhere ({} "
+                 "differs)",
+                 where);
+    settings = lw.coulomb;
+    found = true;
+  };
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j]) take(law[i][j], fmt::format("pair_coeff {} {}", i, j));
+  for (const auto &ifix : modify->get_fix_by_style("^wall/gran/exact"))
+    if (auto *wall = dynamic_cast<FixWallGranExact *>(ifix))
+      take(wall->contact_law(), fmt::format("fix {}", wall->id));
+  return found;
+}
+
+void PairGranularExact::check_coulomb_setup() const
+{
+  ge::CoulombSolverSettings settings;
+  if (!coulomb_settings(settings)) return;
+  if (!force->newton_pair)
+    error->all(FLERR,
+               "Pair granular/exact 'tangential coulomb' needs 'newton on' (or 'newton on off'): "
+               "the friction of a contact is solved once, by one process, and its reaction "
+               "passed on by reverse communication");
+  if (history_mode != HISTORY_NEIGH)
+    error->all(FLERR,
+               "Pair granular/exact 'tangential coulomb' keeps its state in the neighbour "
+               "history: it cannot be combined with 'history compact' (nor with 'tangential "
+               "jaeger', which needs it)");
+  if (!atom->torque_flag)
+    error->all(FLERR, "Pair granular/exact 'tangential coulomb' needs per-atom torque "
+                      "(atom_style sphere)");
+}
+
+/* ----------------------------------------------------------------------
+   The friction of `tangential coulomb` must see every other force (spec 3.1), so its fix
+   must run post_force last. Fixes run post_force in the order they were defined; a fix the
+   user defines later is therefore handled by defining the friction fix anew at the end of the
+   list. It holds no per-contact data (that is in the pair's history); its total dissipation is
+   carried over.
+------------------------------------------------------------------------- */
+
+void PairGranularExact::place_friction_fix()
+{
+  ge::CoulombSolverSettings settings;
+  const bool used = coulomb_settings(settings);
+  auto *fix = dynamic_cast<FixCoulombFrictionExact *>(modify->get_fix_by_id(id_friction));
+  if (fix == nullptr && !used) return;
+  bool last = fix != nullptr;
+  bool after = false;
+  for (const auto &ifix : modify->get_fix_list()) {
+    if (ifix == fix) after = true;
+    else if (after && (ifix->setmask() & FixConst::POST_FORCE)) last = false;
+  }
+  if (!last) {
+    const bool moved = fix != nullptr;
+    const double dissipated = moved ? fix->dissipated : 0.0;
+    if (moved) modify->delete_fix(id_friction);
+    fix = friction_fix();
+    // (add_fix hands a restart file's total to a new fix; a fix moved here keeps its own)
+    if (moved) fix->dissipated = dissipated;
+  }
+  fix->pair = this;
+  fix->active = used;
+  fix->settings = settings;
+}
+
+/* ----------------------------------------------------------------------
+   the friction fix, created with the first `tangential coulomb` law (pair_coeff or wall), so
+   that its outputs (f_GE_COULOMB) can be named in thermo_style before the run
+------------------------------------------------------------------------- */
+
+FixCoulombFrictionExact *PairGranularExact::friction_fix()
+{
+  auto *fix = dynamic_cast<FixCoulombFrictionExact *>(modify->get_fix_by_id(id_friction));
+  if (fix == nullptr)
+    fix = dynamic_cast<FixCoulombFrictionExact *>(
+        modify->add_fix(id_friction + " all COULOMB_FRICTION/EXACT"));
+  if (fix == nullptr)
+    error->all(FLERR, "Pair granular/exact could not create its friction fix {}", id_friction);
+  fix->pair = this;
+  return fix;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -10,6 +10,7 @@
 #include "pair.h"
 
 #include "contact/catalogue_law.hpp"
+#include "contact/coulomb_constraint.hpp"
 #include "contact/jaeger.hpp"
 #include "contact/linear_frictional.hpp"
 
@@ -18,6 +19,8 @@
 namespace LAMMPS_NS {
 
 class PairGranularExact : public Pair {
+  friend class FixCoulombFrictionExact;    // reads the contacts, laws and history it solves
+
  public:
   PairGranularExact(class LAMMPS *);
   ~PairGranularExact() override;
@@ -48,11 +51,14 @@ class PairGranularExact : public Pair {
     ge::JaegerMaterial jaeger;   // hertz + jaeger
     ge::HertzParams hertz;       // hertz: E, nu of type I and of J (one material: repeated)
     ge::CatalogueLaw cat;        // normal, damping, tangential models, Gbar, nubar, yade
+    ge::CoulombSolverSettings coulomb;    // tangential coulomb: its solver (one for all types)
   };
   // the contact law of words arg[first, narg) (pair_coeff grammar); `context` names the command
   // in error messages. Also read by fix wall/gran/exact.
   Law parse_law(int narg, char **arg, int first,
                 const char *context = "pair_coeff for granular/exact");
+  // the fix that solves the friction of `tangential coulomb` (created on first use)
+  class FixCoulombFrictionExact *friction_fix();
 
   enum { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1, NORMAL_HLS = 2 };
   enum { DAMPING_NONE = 0, DAMPING_VISCOUS = 1, DAMPING_CATALOGUE = 2 };
@@ -70,6 +76,7 @@ class PairGranularExact : public Pair {
   class FixNeighHistoryExact *fix_neigh;
   class FixContactHistoryExact *fix_compact;
   std::string id_history;        // ID of the history fix
+  std::string id_friction;       // ID of the friction fix of `tangential coulomb`
   int neighprev;                 // search hint for single()
   double *onerad_dynamic, *maxrad_dynamic;
 
@@ -79,6 +86,9 @@ class PairGranularExact : public Pair {
 
   void allocate();
   void create_history_fix();
+  bool coulomb_settings(ge::CoulombSolverSettings &settings) const;
+  void check_coulomb_setup() const;
+  void place_friction_fix();
   template <class Store> void compute_contacts(Store store, bool advance, double *tally);
   void jaeger_contact(int i, int j, bigint &slot, const Law &lw, bool advance, double weight,
                       double *tally);
@@ -99,6 +109,7 @@ class PairGranularExact : public Pair {
   void parse_catalogue_tangential(CoeffReader &in, Law &lw, const std::string &model);
   void check_catalogue_law(CoeffReader &in, Law &lw);
   void parse_yade_spring(CoeffReader &in, Law &lw, bool rolling);
+  void parse_coulomb_options(CoeffReader &in, Law &lw);
 
   bool any_law(int tangential) const;
   Law mix_laws(const Law &a, const Law &b) const;

@@ -83,6 +83,9 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
   const ge::LinearStep s = contact_step(i, j, g, update->dt);
   ge::CatalogueResult cr;
   ge::catalogue_step(lw.cat, catalogue_step_of(i, j, s, advance), state, cr);
+  // the friction fix reads this step's cap normal force (also at run setup: it solves then too)
+  if (lw.cat.tangential.model == ge::TangentialModel::Coulomb)
+    state[ge::CS_TANGENTIAL + ge::TS_CF_FN] = cr.fn_cap;
 
   ge::LinearResult r;
   r.fn = cr.fn;
@@ -111,7 +114,8 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
 /* ----------------------------------------------------------------------
    single() of a catalogue contact: p1 elastic normal force, p2 |tangential force| (from the
    stored state, dashpots at the current velocities), p3 0, p4 1 if the last step slid, p5 0,
-   p6 overlap, p7-p9 tangential force on i
+   p6 overlap, p7-p9 tangential force on i. For `tangential coulomb` the tangential force is
+   the friction the solver applied in the last step.
 ------------------------------------------------------------------------- */
 
 double PairGranularExact::single_catalogue(int i, int j, const Law &lw, const double *state,
@@ -124,6 +128,8 @@ double PairGranularExact::single_catalogue(int i, int j, const Law &lw, const do
   for (int k = 0; k < ge::CATALOGUE_STATE_SIZE; k++) st[k] = state[k];
   ge::CatalogueResult cr;
   ge::catalogue_step(lw.cat, catalogue_step_of(i, j, s, false), st, cr);
+  if (lw.cat.tangential.model == ge::TangentialModel::Coulomb)
+    cr.ft = ge::vec3(state + ge::CS_TANGENTIAL + ge::TS_CF_FORCE);
   fforce = cr.fn_elastic / std::sqrt(rsq);
   svector[0] = cr.fn_elastic;
   svector[1] = ge::norm(cr.ft);

@@ -27,7 +27,8 @@ const char *const GRAMMAR =
     "yes|no] | jaeger <mu> [approx <lambda>] [capacity <M>|exact] | sliding <mu> | viscous "
     "<eta_t> | viscous_sliding <eta_t> <mu> | spring_sliding <kt> <mu> | spring_dashpot <kt> "
     "<eta_t>|et <e_t> <mu> [maw] | dd <mu> [<eta_t>] | lth <mu> <eta_t> | zzy <mu> <eta> | tti "
-    "<mu> [eta <eta_t>] | walton_braun <kt0> <mu>; then (catalogue laws) [rolling yade kr <K_b> | "
+    "<mu> [eta <eta_t>] | walton_braun <kt0> <mu> | coulomb <mu> [sweeps <K>] [tol <t>] [warm "
+    "yes|no] [kinematics geometric|none|material]; then (catalogue laws) [rolling yade kr <K_b> | "
     "beta <beta> eta <eta_b> | cap none [combined]] [twisting yade kr <K_tw> | beta <beta> eta "
     "<eta_tw> | cap none]";
 }    // namespace
@@ -445,10 +446,53 @@ void PairGranularExact::parse_catalogue_tangential(CoeffReader &in, Law &lw,
     in.need(2, what.c_str());
     t.kt = in.positive("kt0");
     t.mu = mu();
+  } else if (model == "coulomb") {
+    t.model = TM::Coulomb;
+    in.need(1, what.c_str());
+    t.mu = mu();
+    parse_coulomb_options(in, lw);
+    // the normal force of the paper's eq. (7) never attracts: without it a damped contact
+    // pulling apart would still have a friction limit of the wrong sign
+    lw.cat.limit_damping = true;
   } else {
     in.fail("unknown tangential model '{}' (expected classic, refined, jaeger, sliding, viscous, "
-            "viscous_sliding, spring_sliding, spring_dashpot, dd, lth, zzy, tti or walton_braun)",
+            "viscous_sliding, spring_sliding, spring_dashpot, dd, lth, zzy, tti, walton_braun or "
+            "coulomb)",
             model);
+  }
+}
+
+// `tangential coulomb <mu>` options: the solver of spec 3.5 (defaults there, "recommended")
+void PairGranularExact::parse_coulomb_options(CoeffReader &in, Law &lw)
+{
+  ge::CoulombSolverSettings &c = lw.coulomb;
+  c = ge::CoulombSolverSettings();
+  while (!in.done() && !in.at_law_option()) {
+    const std::string key = in.word();
+    if (key == "sweeps") {
+      in.need(1, "coulomb sweeps");
+      c.sweeps = in.integer_at_least("sweeps (most Gauss-Seidel sweeps per step)", 1);
+    } else if (key == "tol") {
+      in.need(1, "coulomb tol");
+      c.tol = in.number(
+          "tol (largest force change per sweep, relative to mu F_n)",
+          [](double v) { return v > 0.0 && v < 1.0; }, "in (0, 1)");
+    } else if (key == "warm") {
+      in.need(1, "coulomb warm");
+      c.warm = in.yes_no("warm");
+    } else if (key == "kinematics") {
+      in.need(1, "coulomb kinematics");
+      const std::string form = in.word();
+      if (form == "geometric") c.kinematics = ge::CoulombKinematics::Geometric;
+      else if (form == "none") c.kinematics = ge::CoulombKinematics::None;
+      else if (form == "material") c.kinematics = ge::CoulombKinematics::Material;
+      else
+        in.fail("coulomb kinematics must be 'geometric', 'none' or 'material', not '{}'", form);
+    } else {
+      in.fail("unexpected argument '{}' after 'tangential coulomb <mu>' (options: sweeps <K>, "
+              "tol <t>, warm yes|no, kinematics geometric|none|material)",
+              key);
+    }
   }
 }
 
@@ -530,6 +574,10 @@ void PairGranularExact::coeff(int narg, char **arg)
   utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
 
   const Law lw = parse_law(narg, arg, 2);
+  // (its outputs can then be named before the run; init_style() moves it to the end)
+  if (lw.tangential == TANGENTIAL_CATALOGUE &&
+      lw.cat.tangential.model == ge::TangentialModel::Coulomb)
+    friction_fix();
 
   int count = 0;
   for (int i = ilo; i <= ihi; i++) {
@@ -574,7 +622,7 @@ bool same_catalogue_settings(const PairGranularExact::Law &a, const PairGranular
       na.hls.S == nb.hls.S && da.model == db.model && da.eta == db.eta && da.alpha == db.alpha &&
       da.tsuji_from_e == db.tsuji_from_e && ta.model == tb.model && ta.kt == tb.kt &&
       ta.eta_t == tb.eta_t && ta.e_t == tb.e_t && ta.use_et == tb.use_et && ta.maw == tb.maw &&
-      same_yade(a.cat.yade, b.cat.yade);
+      same_yade(a.cat.yade, b.cat.yade) && ge::same_settings(a.coulomb, b.coulomb);
 }
 }    // namespace
 

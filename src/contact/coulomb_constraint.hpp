@@ -1,0 +1,211 @@
+// Exact Coulomb friction as a constraint (Sakamaki, Krengel, Mueller, Chen & Matuttis, EPJ Web
+// Conf. 249, 2021, "3D" below; specification design/coulomb_constraint.md, "spec" below).
+//
+// Static friction is the force that keeps the contact point at relative rest: per contact and
+// step, the trial force
+//
+//     F_trial = -m_t (v_t/tau + a_t^nf)                                        (spec 0, 1.6, 2.6)
+//
+// from the relative tangential velocity v_t of the contact points, the relative tangential
+// acceleration a_t^nf due to every force and torque except this contact's friction, and the
+// tangential reduced mass m_t (3D eq. 24, spec 2.5). Stick if |F_trial| <= mu F_n (apply it),
+// else slide with mu F_n along F_trial. This one projection is the paper's Lagrange parameter
+// lambda = a_I/(a_I + a_II) with its four cases, its extra force -m_t v_t/tau and its velocity
+// reversal tests (3D eqs. 25-26), collapsed (spec 1.7); with velocity Verlet's half-step
+// velocities it makes the next half-step tangential velocity exactly zero (spec 3.1).
+//
+// Conventions as in the catalogue (tangential_models.hpp): n is the unit normal from j to i,
+// "relative" means i minus j, F is the friction force on i (-F on j).
+//
+// Many contacts per particle (spec 3.4-3.5): the caller keeps per-particle totals of force and
+// torque (6 doubles: f, t), including the current friction estimates, and sweeps the contacts
+// (projected Gauss-Seidel): coulomb_rate() reads the totals of the two particles,
+// coulomb_update() gives the contact's new force, coulomb_add() puts the change into the totals.
+//
+// Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
+#pragma once
+
+#include "contact/vec3.hpp"
+
+#include <cmath>
+
+namespace ge {
+
+// Velocity-quadratic terms of the contact-point acceleration (spec 2.3).
+enum class CoulombKinematics : int {
+  Geometric = 0,    // the contact point of a sphere is a geometric point: omega x r_dot
+  None = 1,         // drop the quadratic terms (their O(tau) lag is removed every step)
+  Material = 2      // 3D eq. (20), omega x (omega x r): for comparison with the paper only
+};
+
+// The solver of one step (spec 3.5): at most `sweeps` projected Gauss-Seidel sweeps, stopping
+// when no contact's force changed by more than tol * mu F_n; `warm`: start from the previous
+// step's forces. `sweeps 1 warm no` is the paper's single direct pass.
+struct CoulombSolverSettings {
+  int sweeps = 20;
+  double tol = 1e-8;
+  bool warm = true;
+  CoulombKinematics kinematics = CoulombKinematics::Geometric;
+};
+
+GE_INLINE bool same_settings(const CoulombSolverSettings &a, const CoulombSolverSettings &b)
+{
+  return a.sweeps == b.sweeps && a.tol == b.tol && a.warm == b.warm &&
+      a.kinematics == b.kinematics;
+}
+
+// One particle of a contact as the friction sees it. inv_mass, inv_inertia = 0 for a body
+// that does not move under forces (fixed, frozen, prescribed motion) or, for inv_inertia, whose
+// rotation is not integrated (spec 2.5, "rotation off").
+struct CoulombBody {
+  Vec3 x{0, 0, 0}, v{0, 0, 0}, omega{0, 0, 0};
+  double radius = 0.0;
+  double inv_mass = 0.0, inv_inertia = 0.0;
+};
+
+// What a contact needs during the sweeps; fixed within a step (spec 3.3 "recomputed every step").
+struct CoulombContact {
+  Vec3 normal{0, 0, 1};       // unit normal from j to i
+  Vec3 r_i{0, 0, 0};          // from the centre of i to the contact point P
+  Vec3 r_j{0, 0, 0};          // from the centre of j to P
+  Vec3 v_t{0, 0, 0};          // tangential velocity of i's contact point relative to j's
+  Vec3 rate0{0, 0, 0};        // v_t/tau + the velocity-dependent part of a_t (spec 2.3)
+  double inv_mt = 0.0;        // 1/m_t (spec 2.5)
+  double cap = 0.0;           // mu F_n
+};
+
+// 1/m_t = 1/m_i + 1/m_j + rho_i^2/I_i + rho_j^2/I_j: spec 2.5, 3D eq. (24), which for spheres
+// equals the general form (r x e).I^-1.(r x e) because r is normal to every tangent e.
+GE_INLINE double coulomb_inverse_tangential_mass(const CoulombBody &i, const CoulombBody &j,
+                                                 double rho_i, double rho_j)
+{
+  return i.inv_mass + j.inv_mass + rho_i * rho_i * i.inv_inertia + rho_j * rho_j * j.inv_inertia;
+}
+
+// The contact of body i with body j from its geometry (spec 2.1-2.3): the unit normal n (from
+// j to i), the branch lengths rho_i, rho_j to the contact point P (r_i = -rho_i n,
+// r_j = rho_j n), and the rates n_dot and rho_dot = d(rho_i)/dt = d(rho_j)/dt.
+//   cap = mu F_n; tau: the time over which the tangential velocity is to be brought to rest
+//   (the step; the half step at run setup).
+GE_INLINE CoulombContact coulomb_contact(const CoulombBody &i, const CoulombBody &j,
+                                         const Vec3 &n, double rho_i, double rho_j,
+                                         const Vec3 &n_dot, double rho_dot, double cap, double tau,
+                                         CoulombKinematics kinematics)
+{
+  CoulombContact c;
+  c.normal = n;
+  c.r_i = -rho_i * n;
+  c.r_j = rho_j * n;
+  c.inv_mt = coulomb_inverse_tangential_mass(i, j, rho_i, rho_j);
+  c.cap = cap;
+
+  const Vec3 v_rel = (i.v + cross(i.omega, c.r_i)) - (j.v + cross(j.omega, c.r_j));
+  c.v_t = project_onto_plane(v_rel, n);
+  Vec3 quadratic{0, 0, 0};
+  if (kinematics == CoulombKinematics::Geometric) {
+    const Vec3 r_i_dot = -rho_dot * n - rho_i * n_dot;
+    const Vec3 r_j_dot = rho_dot * n + rho_j * n_dot;
+    quadratic = cross(i.omega, r_i_dot) - cross(j.omega, r_j_dot);
+  } else if (kinematics == CoulombKinematics::Material) {
+    quadratic = cross(i.omega, cross(i.omega, c.r_i)) - cross(j.omega, cross(j.omega, c.r_j));
+  }
+  // a_t = P_n a_rel - n_dot (n . v_rel): the tangent plane turns with the normal
+  const Vec3 a_kinematic = project_onto_plane(quadratic, n) - dot(n, v_rel) * n_dot;
+  c.rate0 = (1.0 / tau) * c.v_t + a_kinematic;
+  return c;
+}
+
+// Two spheres: P at the middle of the overlap, so both branch vectors end at the same point
+// and the relative velocity is objective; n_dot = P_n (v_i - v_j)/d, rho_dot = d_dot/2.
+GE_INLINE CoulombContact coulomb_sphere_contact(const CoulombBody &i, const CoulombBody &j,
+                                                double cap, double tau,
+                                                CoulombKinematics kinematics)
+{
+  const Vec3 dx = i.x - j.x;
+  const double d = norm(dx);
+  const Vec3 n = (1.0 / d) * dx;
+  const double overlap = i.radius + j.radius - d;
+  const Vec3 dv = i.v - j.v;
+  return coulomb_contact(i, j, n, i.radius - 0.5 * overlap, j.radius - 0.5 * overlap,
+                         (1.0 / d) * project_onto_plane(dv, n), 0.5 * dot(n, dv), cap, tau,
+                         kinematics);
+}
+
+// A sphere on a wall at rest (spec 2.1 "Wall contact"): the partner is immovable and does not
+// turn; n from the wall to the sphere, n_dot = 0 for a plane; the gap to the wall grows at
+// n . v_i, so rho_i = R_i - overlap/2 grows at half that.
+GE_INLINE CoulombContact coulomb_wall_contact(const CoulombBody &i, const Vec3 &n, double overlap,
+                                              const Vec3 &n_dot, double cap, double tau,
+                                              CoulombKinematics kinematics)
+{
+  const CoulombBody wall;
+  return coulomb_contact(i, wall, n, i.radius - 0.5 * overlap, 0.0, n_dot, 0.5 * dot(n, i.v),
+                         cap, tau, kinematics);
+}
+
+// Totals of one particle: force (0..2) and torque (3..5), in LAMMPS' force units.
+// The rate that would remain at the contact, s = v_t/tau + a_t, with a_t from the totals
+// (which include this contact's current friction): a = ftm2v f/m, alpha = ftm2v T/I.
+GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const double *total_i, double inv_mass_i,
+                            double inv_inertia_i, const double *total_j, double inv_mass_j,
+                            double inv_inertia_j, double ftm2v)
+{
+  const Vec3 a_i = inv_mass_i * vec3(total_i) + cross(inv_inertia_i * vec3(total_i + 3), c.r_i);
+  const Vec3 a_j = inv_mass_j * vec3(total_j) + cross(inv_inertia_j * vec3(total_j + 3), c.r_j);
+  return c.rate0 + ftm2v * project_onto_plane(a_i - a_j, c.normal);
+}
+
+// Projection onto the friction disk |F| <= cap (spec 1.7, 2.6).
+GE_INLINE Vec3 coulomb_project(const Vec3 &trial, double cap, bool &stick)
+{
+  const double size = norm(trial);
+  stick = size <= cap;
+  if (stick) return trial;
+  return (cap / size) * trial;
+}
+
+// The contact's new friction force: F_trial = F_c - s m_t/ftm2v = -m_t (v_t/tau + a_t^nf), since
+// a_t = a_t^nf + F_c/m_t (no normal-tangential coupling for spheres, spec 2.5), projected.
+// The result is kept in the tangent plane exactly.
+GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const Vec3 &force, const Vec3 &rate,
+                              double ftm2v, bool &stick)
+{
+  const Vec3 trial = project_onto_plane(force - (1.0 / (ftm2v * c.inv_mt)) * rate, c.normal);
+  return coulomb_project(trial, c.cap, stick);
+}
+
+// A change dF of the friction on i (and -dF on j) into the totals: the force at P gives the
+// torques r_i x dF on i and -r_j x dF on j.
+GE_INLINE void coulomb_add_to(double *total, const Vec3 &branch, const Vec3 &force)
+{
+  const Vec3 t = cross(branch, force);
+  total[0] += force.x;
+  total[1] += force.y;
+  total[2] += force.z;
+  total[3] += t.x;
+  total[4] += t.y;
+  total[5] += t.z;
+}
+
+// The stored force of the previous step as the start of this step's sweeps (spec 3.3): onto the
+// current tangent plane keeping its size, then clipped to the current cap.
+GE_INLINE Vec3 coulomb_warm_start(const Vec3 &stored, const Vec3 &normal, double cap)
+{
+  const double size = norm(stored);
+  if (size == 0.0) return stored;
+  const Vec3 in_plane = project_onto_plane(stored, normal);
+  const double plane_size = norm(in_plane);
+  if (plane_size == 0.0) return Vec3{0, 0, 0};
+  return (std::fmin(size, cap) / plane_size) * in_plane;
+}
+
+// Energy dissipated by the friction force F over one step (trapezoid in the contact-point
+// velocity): -tau F.(v_t + v_t,next)/2, with v_t,next = v_t + tau a_t = tau s.
+GE_INLINE double coulomb_step_dissipation(const CoulombContact &c, const Vec3 &force,
+                                          const Vec3 &final_rate, double tau)
+{
+  const Vec3 v_next = tau * final_rate;
+  return -0.5 * tau * dot(force, c.v_t + v_next);
+}
+
+}    // namespace ge

@@ -1,0 +1,498 @@
+/* ----------------------------------------------------------------------
+   GRANULAR-EXACT: the friction solver of `tangential coulomb` (the law itself is in
+   src/contact/coulomb_constraint.hpp; the specification is design/coulomb_constraint.md)
+------------------------------------------------------------------------- */
+
+#include "fix_coulomb_friction_exact.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "domain.h"
+#include "error.h"
+#include "fix_neigh_history_exact.h"
+#include "fix_wall_gran_exact.h"
+#include "force.h"
+#include "memory.h"
+#include "modify.h"
+#include "neigh_list.h"
+#include "pair_granular_exact.h"
+#include "update.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using namespace FixConst;
+using ge::Vec3;
+
+namespace {
+constexpr int NVECTOR = 8;
+// moment of inertia of a solid sphere, as fix nve/sphere integrates it (spec 2.5: "use exactly
+// the same I as the integrator does")
+constexpr double SPHERE_INERTIA = 0.4;
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **arg) :
+    Fix(lmp, narg, arg)
+{
+  if (narg != 3)
+    error->all(FLERR, "Fix {} is internal to pair granular/exact and takes no arguments", style);
+  pair = nullptr;
+  active = false;
+  dissipated = 0.0;
+  nmax = 0;
+  total = increment = nullptr;
+  inv_mass = inv_inertia = nullptr;
+  translating_bits = rotating_bits = immovable_bits = frozen_bits = 0;
+  n_contacts = n_stuck = sweeps_used = residual = max_stuck_slip = dissipation_rate = 0.0;
+  sweeps_total = solves_total = 0.0;
+
+  comm_forward = 6;
+  comm_reverse = 6;
+  scalar_flag = 1;
+  extscalar = 1;
+  vector_flag = 1;
+  size_vector = NVECTOR;
+  extvector = 0;
+  global_freq = 1;
+  restart_global = 1;
+  virial_global_flag = 1;
+  thermo_virial = 1;
+}
+
+FixCoulombFrictionExact::~FixCoulombFrictionExact()
+{
+  memory->destroy(total);
+  memory->destroy(increment);
+  memory->destroy(inv_mass);
+  memory->destroy(inv_inertia);
+}
+
+int FixCoulombFrictionExact::setmask()
+{
+  return POST_FORCE;
+}
+
+/* ----------------------------------------------------------------------
+   which atoms move under forces (spec 3.1): those of a time-integration fix, less fix freeze
+   and prescribed motion; rotation only where a sphere integrator (nve/sphere, nvt/sphere, ...)
+   integrates it
+------------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::init()
+{
+  if (pair == nullptr)
+    error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
+  sweeps_total = solves_total = 0.0;
+  walls.clear();
+  if (!active) return;    // no `tangential coulomb` law (any more): nothing to solve
+  if (utils::strmatch(update->integrate_style, "^respa"))
+    error->all(FLERR,
+               "Pair granular/exact 'tangential coulomb' does not support run_style respa: the "
+               "friction is solved once per step from all forces; use run_style verlet");
+  if (domain->dimension != 3)
+    error->all(FLERR,
+               "Pair granular/exact 'tangential coulomb' needs a 3d simulation (its tangential "
+               "mass uses the solid-sphere inertia 0.4 m R^2 of fix nve/sphere)");
+
+  translating_bits = rotating_bits = immovable_bits = frozen_bits = 0;
+  for (const auto &ifix : modify->get_fix_list()) {
+    if (ifix->rigid_flag)
+      error->all(FLERR,
+                 "Pair granular/exact 'tangential coulomb' does not support rigid bodies (fix "
+                 "{} {}): the friction would need the mass and inertia of each body",
+                 ifix->id, ifix->style);
+    if (utils::strmatch(ifix->style, "^freeze")) {
+      immovable_bits |= ifix->groupbit;
+      frozen_bits |= ifix->groupbit;
+    } else if (utils::strmatch(ifix->style, "^move")) {
+      immovable_bits |= ifix->groupbit;
+    } else if (ifix->time_integrate) {
+      translating_bits |= ifix->groupbit;
+      if (utils::strmatch(ifix->style, "/sphere")) rotating_bits |= ifix->groupbit;
+    }
+  }
+  for (const auto &ifix : modify->get_fix_by_style("^wall/gran/exact")) {
+    auto *wall = dynamic_cast<FixWallGranExact *>(ifix);
+    if (wall && wall->contact_law().tangential == PairGranularExact::TANGENTIAL_CATALOGUE &&
+        wall->contact_law().cat.tangential.model == ge::TangentialModel::Coulomb)
+      walls.push_back(wall);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::grow_arrays()
+{
+  if (atom->nmax <= nmax) return;
+  nmax = atom->nmax;
+  memory->destroy(total);
+  memory->destroy(increment);
+  memory->destroy(inv_mass);
+  memory->destroy(inv_inertia);
+  memory->create(total, nmax, 6, "coulomb/exact:total");
+  memory->create(increment, nmax, 6, "coulomb/exact:increment");
+  memory->create(inv_mass, nmax, "coulomb/exact:inv_mass");
+  memory->create(inv_inertia, nmax, "coulomb/exact:inv_inertia");
+}
+
+void FixCoulombFrictionExact::set_mobility(int nall)
+{
+  const int *mask = atom->mask;
+  const double *rmass = atom->rmass, *radius = atom->radius;
+  for (int k = 0; k < nall; k++) {
+    const bool fixed = (mask[k] & immovable_bits) != 0;
+    const bool moves = !fixed && (mask[k] & translating_bits);
+    const bool turns = moves && (mask[k] & rotating_bits);
+    inv_mass[k] = moves ? 1.0 / rmass[k] : 0.0;
+    inv_inertia[k] = turns ? 1.0 / (SPHERE_INERTIA * rmass[k] * radius[k] * radius[k]) : 0.0;
+  }
+}
+
+ge::CoulombBody FixCoulombFrictionExact::body(int k) const
+{
+  ge::CoulombBody b;
+  b.x = ge::vec3(atom->x[k]);
+  b.v = ge::vec3(atom->v[k]);
+  b.omega = ge::vec3(atom->omega[k]);
+  b.radius = atom->radius[k];
+  b.inv_mass = inv_mass[k];
+  b.inv_inertia = inv_inertia[k];
+  return b;
+}
+
+/* ----------------------------------------------------------------------
+   the touching coulomb contacts of the pair's neighbour list (newton on: each contact once);
+   the pair has just stored their cap normal force
+------------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::gather_contacts(double tau, bool setup)
+{
+  contacts.clear();
+  NeighList *list = pair->list;
+  FixNeighHistoryExact *history = pair->fix_neigh;
+  const int *type = atom->type;
+
+
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      if (!history->firstflag[i][jj]) continue;
+      const int j = jlist[jj] & NEIGHMASK;
+      const PairGranularExact::Law &lw = pair->law[type[i]][type[j]];
+      if (lw.tangential != PairGranularExact::TANGENTIAL_CATALOGUE ||
+          lw.cat.tangential.model != ge::TangentialModel::Coulomb)
+        continue;
+      double *state = &history->firstvalue[i][ge::LINEAR_HISTORY_SIZE * jj] + ge::CS_TANGENTIAL;
+      const double cap = lw.cat.tangential.mu * state[ge::TS_CF_FN];
+      Contact k;
+      k.i = i;
+      k.j = j;
+      k.state = state;
+      k.c = ge::coulomb_sphere_contact(body(i), body(j), cap, tau, settings.kinematics);
+      if (start_contact(k, setup)) contacts.push_back(k);
+    }
+  }
+  gather_wall_contacts(tau, setup);
+}
+
+/* ----------------------------------------------------------------------
+   a contact's start: its stored force (setup: a force the last step applied is kept as is),
+   the previous step's force projected and clipped (warm), or zero. False: nothing to solve,
+   because there is no normal force (a damped contact pulling apart) or neither body moves
+   under forces; its friction is then zero.
+------------------------------------------------------------------------- */
+
+bool FixCoulombFrictionExact::start_contact(Contact &k, bool setup)
+{
+  double *state = k.state;
+  k.stick = state[ge::TS_CF_SLIDING] == 0.0;
+  k.keep = setup && state[ge::TS_CF_SOLVED] != 0.0;
+  if (!(k.c.cap > 0.0) || k.c.inv_mt == 0.0) {
+    state[ge::TS_CF_FORCE] = state[ge::TS_CF_FORCE + 1] = state[ge::TS_CF_FORCE + 2] = 0.0;
+    state[ge::TS_CF_SLIDING] = 1.0;
+    state[ge::TS_CF_SOLVED] = 1.0;
+    return false;
+  }
+  const Vec3 stored = ge::vec3(state + ge::TS_CF_FORCE);
+  if (k.keep) k.force = stored;
+  else if (settings.warm) k.force = ge::coulomb_warm_start(stored, k.c.normal, k.c.cap);
+  else k.force = Vec3{0, 0, 0};
+  return true;
+}
+
+/* ----------------------------------------------------------------------
+   the touching atoms of walls with `tangential coulomb` (the wall has stored the cap normal
+   force in its per-atom history this step)
+------------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
+{
+  const int *mask = atom->mask;
+  for (FixWallGranExact *wall : walls) {
+    const double mu = wall->contact_law().cat.tangential.mu;
+    for (int i = 0; i < atom->nlocal; i++) {
+      if (!(mask[i] & wall->groupbit)) continue;
+      const FixWallGranExact::Touch t = wall->touch(i);
+      if (!t.touching) continue;
+      Contact k;
+      k.i = i;
+      k.j = -1;
+      k.state = wall->history[i] + ge::CS_TANGENTIAL;
+      k.c = ge::coulomb_wall_contact(body(i), t.normal, t.overlap, wall->normal_rate(i, t),
+                                     mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
+      if (start_contact(k, setup)) contacts.push_back(k);
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::add(const Contact &k, const Vec3 &change, int nlocal)
+{
+  // the friction on i acts at the contact point; -change on j
+  ge::coulomb_add_to(total[k.i], k.c.r_i, change);
+  if (k.i >= nlocal) ge::coulomb_add_to(increment[k.i], k.c.r_i, change);
+  if (k.j < 0) return;    // a wall
+  ge::coulomb_add_to(total[k.j], k.c.r_j, -change);
+  if (k.j >= nlocal) ge::coulomb_add_to(increment[k.j], k.c.r_j, -change);
+}
+
+// the rate s = v_t/tau + a_t that would remain at the contact with the current totals
+Vec3 FixCoulombFrictionExact::rate_of(const Contact &k) const
+{
+  static const double at_rest[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  const double ftm2v = force->ftm2v;
+  if (k.j < 0)
+    return ge::coulomb_rate(k.c, total[k.i], inv_mass[k.i], inv_inertia[k.i], at_rest, 0.0, 0.0,
+                            ftm2v);
+  return ge::coulomb_rate(k.c, total[k.i], inv_mass[k.i], inv_inertia[k.i], total[k.j],
+                          inv_mass[k.j], inv_inertia[k.j], ftm2v);
+}
+
+// owners take the increments their ghosts received, then every ghost gets its owner's totals
+void FixCoulombFrictionExact::exchange_totals()
+{
+  comm->reverse_comm(this);
+  const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
+  for (int k = nlocal; k < nall; k++)
+    for (int m = 0; m < 6; m++) increment[k][m] = 0.0;
+  comm->forward_comm(this);
+}
+
+/* ----------------------------------------------------------------------
+   projected Gauss-Seidel (spec 3.4): Gauss-Seidel within a process, Jacobi across processes;
+   returns the largest force change of the last sweep relative to mu F_n (all processes)
+------------------------------------------------------------------------- */
+
+double FixCoulombFrictionExact::solve(bool setup)
+{
+  const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
+  const double ftm2v = force->ftm2v;
+  double **f = atom->f, **torque = atom->torque;
+
+  for (int k = 0; k < nall; k++)
+    for (int m = 0; m < 6; m++) increment[k][m] = 0.0;
+  for (int k = 0; k < nlocal; k++) {
+    for (int m = 0; m < 3; m++) total[k][m] = f[k][m];
+    for (int m = 0; m < 3; m++) total[k][3 + m] = torque[k][m];
+  }
+  comm->forward_comm(this);
+  bool started = false;    // the sweeps start from the stored (warm or kept) forces
+  for (const Contact &k : contacts) {
+    if (ge::is_zero(k.force)) continue;
+    add(k, k.force, nlocal);
+    started = true;
+  }
+  int any_started = started ? 1 : 0, all_started = 0;
+  MPI_Allreduce(&any_started, &all_started, 1, MPI_INT, MPI_MAX, world);
+  if (all_started) exchange_totals();
+
+  double res_all = 0.0;
+  int sweep = 0;
+  while (sweep < settings.sweeps) {
+    sweep++;
+    double res = 0.0;
+    for (Contact &k : contacts) {
+      if (k.keep) continue;
+      const Vec3 rate = rate_of(k);
+      const Vec3 updated = ge::coulomb_update(k.c, k.force, rate, ftm2v, k.stick);
+      const Vec3 change = updated - k.force;
+      add(k, change, nlocal);
+      k.force = updated;
+      res = std::fmax(res, ge::norm(change) / k.c.cap);
+    }
+    exchange_totals();
+    MPI_Allreduce(&res, &res_all, 1, MPI_DOUBLE, MPI_MAX, world);
+    if (res_all <= settings.tol) break;
+  }
+  sweeps_used = sweep;
+  if (!setup) {
+    sweeps_total += sweep;
+    solves_total += 1.0;
+  }
+  return res_all;
+}
+
+/* ----------------------------------------------------------------------
+   apply the totals, store the forces, tally outputs and the virial
+------------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::finish(bool setup, int vflag)
+{
+  const int nlocal = atom->nlocal;
+  const double ftm2v = force->ftm2v, dt = update->dt;
+  double **f = atom->f, **torque = atom->torque, **x = atom->x;
+  const int *mask = atom->mask;
+  for (int k = 0; k < nlocal; k++) {
+    if (mask[k] & frozen_bits) continue;    // fix freeze has zeroed them: keep it so
+    for (int m = 0; m < 3; m++) f[k][m] = total[k][m];
+    for (int m = 0; m < 3; m++) torque[k][m] = total[k][3 + m];
+  }
+
+  v_init(vflag);
+  n_contacts = n_stuck = max_stuck_slip = dissipation_rate = 0.0;
+  double dissipation = 0.0;
+  for (const Contact &k : contacts) {
+    ge::store(k.force, k.state + ge::TS_CF_FORCE);
+    k.state[ge::TS_CF_SLIDING] = k.stick ? 0.0 : 1.0;
+    k.state[ge::TS_CF_SOLVED] = 1.0;
+    k.state[ge::CS_SLIDING - ge::CS_TANGENTIAL] = k.stick ? 0.0 : 1.0;
+    n_contacts += 1.0;
+    if (k.stick) {
+      n_stuck += 1.0;
+      max_stuck_slip = std::fmax(max_stuck_slip, ge::norm(k.c.v_t));
+    }
+    if (!setup) {
+      const Vec3 rate = rate_of(k);
+      dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate, dt);
+    }
+    if (vflag_global && k.j >= 0) {    // (walls add no virial, as in LAMMPS' wall fixes)
+      const Vec3 l = ge::vec3(x[k.i]) - ge::vec3(x[k.j]);    // branch vector, force on i
+      const double w[6] = {l.x * k.force.x, l.y * k.force.y, l.z * k.force.z,
+                           l.x * k.force.y, l.x * k.force.z, l.y * k.force.z};
+      for (int m = 0; m < 6; m++) virial[m] += w[m];
+    }
+  }
+  dissipated += dissipation;
+  dissipation_rate = dt > 0.0 ? dissipation / dt : 0.0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::setup(int vflag)
+{
+  if (!active) return;
+  // forces of run setup are used by the first half-kick, over dt/2 (velocity Verlet); a contact
+  // that the last step solved keeps that force, so a run continues exactly (restarts too)
+  grow_arrays();
+  set_mobility(atom->nlocal + atom->nghost);
+  gather_contacts(0.5 * update->dt, true);
+  residual = solve(true);
+  finish(true, vflag);
+}
+
+void FixCoulombFrictionExact::post_force(int vflag)
+{
+  if (!active) return;
+  grow_arrays();
+  set_mobility(atom->nlocal + atom->nghost);
+  // target: zero relative tangential velocity after the coming half-kick and the next
+  // step's first half-kick, i.e. at t + dt/2 (spec 3.1)
+  gather_contacts(update->dt, false);
+  residual = solve(false);
+  finish(false, vflag);
+}
+
+/* ----------------------------------------------------------------------
+   scalar: energy dissipated by the friction since the fix was created (restarts included)
+   vector: [0] contacts [1] stuck contacts [2] sweeps of the last step [3] its final residual
+           [4] largest |v_t| of a stuck contact at the half step (creep indicator)
+           [5] dissipation rate of the last step [6] mean sweeps per step this run
+           [7] = the scalar
+------------------------------------------------------------------------- */
+
+double FixCoulombFrictionExact::compute_scalar()
+{
+  double all = 0.0;
+  MPI_Allreduce(&dissipated, &all, 1, MPI_DOUBLE, MPI_SUM, world);
+  return all;
+}
+
+double FixCoulombFrictionExact::compute_vector(int n)
+{
+  double local = 0.0, all = 0.0;
+  MPI_Op op = MPI_SUM;
+  switch (n) {
+    case 0: local = n_contacts; break;
+    case 1: local = n_stuck; break;
+    case 2: return sweeps_used;
+    case 3: return residual;
+    case 4: local = max_stuck_slip; op = MPI_MAX; break;
+    case 5: local = dissipation_rate; break;
+    case 6: return solves_total > 0.0 ? sweeps_total / solves_total : 0.0;
+    case 7: return compute_scalar();
+    default: return 0.0;
+  }
+  MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, op, world);
+  return all;
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixCoulombFrictionExact::pack_forward_comm(int n, int *list, double *buf, int /*pbc_flag*/,
+                                               int * /*pbc*/)
+{
+  int m = 0;
+  for (int k = 0; k < n; k++)
+    for (int c = 0; c < 6; c++) buf[m++] = total[list[k]][c];
+  return m;
+}
+
+void FixCoulombFrictionExact::unpack_forward_comm(int n, int first, double *buf)
+{
+  int m = 0;
+  for (int k = first; k < first + n; k++)
+    for (int c = 0; c < 6; c++) total[k][c] = buf[m++];
+}
+
+int FixCoulombFrictionExact::pack_reverse_comm(int n, int first, double *buf)
+{
+  int m = 0;
+  for (int k = first; k < first + n; k++)
+    for (int c = 0; c < 6; c++) buf[m++] = increment[k][c];
+  return m;
+}
+
+void FixCoulombFrictionExact::unpack_reverse_comm(int n, int *list, double *buf)
+{
+  int m = 0;
+  for (int k = 0; k < n; k++)
+    for (int c = 0; c < 6; c++) total[list[k]][c] += buf[m++];
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::write_restart(FILE *fp)
+{
+  const double all = compute_scalar();
+  if (comm->me == 0) {
+    const int size = sizeof(double);
+    fwrite(&size, sizeof(int), 1, fp);
+    fwrite(&all, sizeof(double), 1, fp);
+  }
+}
+
+void FixCoulombFrictionExact::restart(char *buf)
+{
+  // the total goes to one process, so that the sum over processes is the stored total
+  dissipated = comm->me == 0 ? *reinterpret_cast<double *>(buf) : 0.0;
+}
+
+double FixCoulombFrictionExact::memory_usage()
+{
+  return (double) nmax * (12 + 2) * sizeof(double) + (double) contacts.capacity() * sizeof(Contact);
+}

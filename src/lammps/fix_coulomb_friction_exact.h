@@ -1,0 +1,93 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   GRANULAR-EXACT: the friction of `tangential coulomb` (exact Coulomb friction as a
+   constraint, design/coulomb_constraint.md). Internal: created and kept last in the fix list
+   by pair granular/exact, whose per-contact history holds every contact's friction state.
+
+   In post_force (all other forces known; v, omega at the half step) it solves the friction
+   of every coulomb contact by projected Gauss-Seidel sweeps (spec 3.4), with per-atom totals
+   of force and torque forwarded to ghosts and ghost increments reversed in every sweep.
+------------------------------------------------------------------------- */
+
+#ifdef FIX_CLASS
+// clang-format off
+FixStyle(COULOMB_FRICTION/EXACT,FixCoulombFrictionExact);
+// clang-format on
+#else
+
+#ifndef GE_FIX_COULOMB_FRICTION_EXACT_H
+#define GE_FIX_COULOMB_FRICTION_EXACT_H
+
+#include "fix.h"
+
+#include "contact/coulomb_constraint.hpp"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+class FixCoulombFrictionExact : public Fix {
+ public:
+  FixCoulombFrictionExact(class LAMMPS *, int, char **);
+  ~FixCoulombFrictionExact() override;
+  int setmask() override;
+  void init() override;
+  void setup(int) override;
+  void post_force(int) override;
+  double compute_scalar() override;
+  double compute_vector(int) override;
+  int pack_forward_comm(int, int *, double *, int, int *) override;
+  void unpack_forward_comm(int, int, double *) override;
+  int pack_reverse_comm(int, int, double *) override;
+  void unpack_reverse_comm(int, int *, double *) override;
+  void write_restart(FILE *) override;
+  void restart(char *) override;
+  double memory_usage() override;
+
+  class PairGranularExact *pair;
+  bool active;          // some law (pair or wall) uses `tangential coulomb`
+  ge::CoulombSolverSettings settings;
+  double dissipated;    // energy dissipated by the friction on this process since creation
+
+ private:
+  struct Contact {
+    int i, j;               // j = -1: a wall
+    double *state;          // the tangential part of the contact's history (force on i, ...)
+    ge::CoulombContact c;
+    ge::Vec3 force;         // the current friction force on i
+    bool stick;
+    bool keep;              // run setup: the stored force of the last step is applied as is
+  };
+  std::vector<Contact> contacts;
+  std::vector<class FixWallGranExact *> walls;    // wall/gran/exact fixes with coulomb
+
+  int nmax;
+  double **total;         // per atom (owned and ghost): force 0..2, torque 3..5
+  double **increment;     // per ghost atom: what the sweeps added, for reverse communication
+  double *inv_mass, *inv_inertia;    // 0 for bodies that do not move under forces
+
+  int translating_bits;    // groups of time-integration fixes
+  int rotating_bits;       // groups of those integrating the rotation of spheres
+  int immovable_bits;      // fix freeze and prescribed motion (fix move)
+  int frozen_bits;         // fix freeze: its zero forces are kept
+
+  // outputs of the last solve (this process), see compute_vector()
+  double n_contacts, n_stuck, sweeps_used, residual, max_stuck_slip, dissipation_rate;
+  double sweeps_total, solves_total;
+
+  void grow_arrays();
+  void set_mobility(int nall);
+  ge::CoulombBody body(int k) const;
+  void gather_contacts(double tau, bool setup);
+  void gather_wall_contacts(double tau, bool setup);
+  bool start_contact(Contact &k, bool setup);
+  ge::Vec3 rate_of(const Contact &k) const;
+  double solve(bool setup);
+  void add(const Contact &k, const ge::Vec3 &change, int nlocal);
+  void exchange_totals();
+  void finish(bool setup, int vflag);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

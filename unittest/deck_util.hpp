@@ -54,9 +54,17 @@ class Lammps {
     return msg;
   }
 
+  // the value of an equal-style variable now (a missing variable fails the test)
   double variable(const std::string &name)
   {
-    return lammps_get_thermo(handle_, ("v_" + name).c_str());
+    auto *value = static_cast<double *>(lammps_extract_variable(handle_, name.c_str(), nullptr));
+    if (value == nullptr) {
+      ADD_FAILURE() << "no equal-style variable '" << name << "'";
+      return std::nan("");
+    }
+    const double result = *value;
+    lammps_free(value);
+    return result;
   }
   double thermo(const std::string &keyword) { return lammps_get_thermo(handle_, keyword.c_str()); }
   void *handle() { return handle_; }

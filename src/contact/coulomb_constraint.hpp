@@ -199,12 +199,15 @@ GE_INLINE Vec3 coulomb_warm_start(const Vec3 &stored, const Vec3 &normal, double
   return (std::fmin(size, cap) / plane_size) * in_plane;
 }
 
-// Energy dissipated by the friction force F over one step (trapezoid in the contact-point
-// velocity): -tau F.(v_t + v_t,next)/2, with v_t,next = v_t + tau a_t = tau s.
+// Energy dissipated by the friction force F over the kick it takes part in (tau: the step, or
+// the half step of run setup). Velocity Verlet applies F over v -> v' with the branch vectors
+// fixed, which changes the kinetic energy by exactly tau F.(v_P + v_P')/2 at the contact point:
+// the dissipation is -tau F.(v_t + v_t')/2, with v_t' = v_t + tau P_n(a_i - a_j) the contact
+// velocity after the kick (the rate s less its velocity part rate0, no quadratic terms).
 GE_INLINE double coulomb_step_dissipation(const CoulombContact &c, const Vec3 &force,
                                           const Vec3 &final_rate, double tau)
 {
-  const Vec3 v_next = tau * final_rate;
+  const Vec3 v_next = c.v_t + tau * (final_rate - c.rate0);
   return -0.5 * tau * dot(force, c.v_t + v_next);
 }
 

@@ -200,8 +200,7 @@ void FixCoulombFrictionExact::gather_contacts(double tau, bool setup)
 }
 
 /* ----------------------------------------------------------------------
-   a contact's start: its stored force (setup: a force the last step applied is kept as is),
-   the previous step's force projected and clipped (warm), or zero. False: nothing to solve,
+   a contact's start: the previous step's force projected and clipped (warm), or zero. False: nothing to solve,
    because there is no normal force (a damped contact pulling apart) or neither body moves
    under forces; its friction is then zero.
 ------------------------------------------------------------------------- */
@@ -210,7 +209,9 @@ bool FixCoulombFrictionExact::start_contact(Contact &k, bool setup)
 {
   double *state = k.state;
   k.stick = state[ge::TS_CF_SLIDING] == 0.0;
-  k.keep = setup && state[ge::TS_CF_SOLVED] != 0.0;
+  // at run setup a contact the last step solved continues that step's kick: its dissipation
+  // was counted there
+  k.counted = setup && state[ge::TS_CF_SOLVED] != 0.0;
   if (!(k.c.cap > 0.0) || k.c.inv_mt == 0.0) {
     state[ge::TS_CF_FORCE] = state[ge::TS_CF_FORCE + 1] = state[ge::TS_CF_FORCE + 2] = 0.0;
     state[ge::TS_CF_SLIDING] = 1.0;
@@ -218,8 +219,7 @@ bool FixCoulombFrictionExact::start_contact(Contact &k, bool setup)
     return false;
   }
   const Vec3 stored = ge::vec3(state + ge::TS_CF_FORCE);
-  if (k.keep) k.force = stored;
-  else if (settings.warm) k.force = ge::coulomb_warm_start(stored, k.c.normal, k.c.cap);
+  if (settings.warm) k.force = ge::coulomb_warm_start(stored, k.c.normal, k.c.cap);
   else k.force = Vec3{0, 0, 0};
   return true;
 }
@@ -317,7 +317,6 @@ double FixCoulombFrictionExact::solve(bool setup)
     sweep++;
     double res = 0.0;
     for (Contact &k : contacts) {
-      if (k.keep) continue;
       const Vec3 rate = rate_of(k);
       const Vec3 updated = ge::coulomb_update(k.c, k.force, rate, ftm2v, k.stick);
       const Vec3 change = updated - k.force;
@@ -341,10 +340,10 @@ double FixCoulombFrictionExact::solve(bool setup)
    apply the totals, store the forces, tally outputs and the virial
 ------------------------------------------------------------------------- */
 
-void FixCoulombFrictionExact::finish(bool setup, int vflag)
+void FixCoulombFrictionExact::finish(double tau, int vflag)
 {
   const int nlocal = atom->nlocal;
-  const double ftm2v = force->ftm2v, dt = update->dt;
+  const double dt = update->dt;
   double **f = atom->f, **torque = atom->torque, **x = atom->x;
   const int *mask = atom->mask;
   for (int k = 0; k < nlocal; k++) {
@@ -366,10 +365,7 @@ void FixCoulombFrictionExact::finish(bool setup, int vflag)
       n_stuck += 1.0;
       max_stuck_slip = std::fmax(max_stuck_slip, ge::norm(k.c.v_t));
     }
-    if (!setup) {
-      const Vec3 rate = rate_of(k);
-      dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate, dt);
-    }
+    if (!k.counted) dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate_of(k), tau);
     if (vflag_global && k.j >= 0) {    // (walls add no virial, as in LAMMPS' wall fixes)
       const Vec3 l = ge::vec3(x[k.i]) - ge::vec3(x[k.j]);    // branch vector, force on i
       const double w[6] = {l.x * k.force.x, l.y * k.force.y, l.z * k.force.z,
@@ -378,7 +374,7 @@ void FixCoulombFrictionExact::finish(bool setup, int vflag)
     }
   }
   dissipated += dissipation;
-  dissipation_rate = dt > 0.0 ? dissipation / dt : 0.0;
+  dissipation_rate = dissipation / tau;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -386,13 +382,16 @@ void FixCoulombFrictionExact::finish(bool setup, int vflag)
 void FixCoulombFrictionExact::setup(int vflag)
 {
   if (!active) return;
-  // forces of run setup are used by the first half-kick, over dt/2 (velocity Verlet); a contact
-  // that the last step solved keeps that force, so a run continues exactly (restarts too)
+  // forces of run setup are used by the first half-kick only, over dt/2 (velocity Verlet), with
+  // the full-step velocities: the target is rest after dt/2. When a run continues, this gives
+  // the last step's forces again (a stick force exactly; a slip force keeps its direction,
+  // since v_n differs from v_{n-1/2} by dt/2 times the acceleration the force produced), so
+  // runs and restarts continue to roundoff, while forces changed between runs are seen.
   grow_arrays();
   set_mobility(atom->nlocal + atom->nghost);
   gather_contacts(0.5 * update->dt, true);
   residual = solve(true);
-  finish(true, vflag);
+  finish(0.5 * update->dt, vflag);
 }
 
 void FixCoulombFrictionExact::post_force(int vflag)
@@ -404,7 +403,7 @@ void FixCoulombFrictionExact::post_force(int vflag)
   // step's first half-kick, i.e. at t + dt/2 (spec 3.1)
   gather_contacts(update->dt, false);
   residual = solve(false);
-  finish(false, vflag);
+  finish(update->dt, vflag);
 }
 
 /* ----------------------------------------------------------------------

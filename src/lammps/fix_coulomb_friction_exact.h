@@ -55,7 +55,7 @@ class FixCoulombFrictionExact : public Fix {
     ge::CoulombContact c;
     ge::Vec3 force;         // the current friction force on i
     bool stick;
-    bool keep;              // run setup: the stored force of the last step is applied as is
+    bool counted;           // run setup: the last step counted this kick's dissipation
   };
   std::vector<Contact> contacts;
   std::vector<class FixWallGranExact *> walls;    // wall/gran/exact fixes with coulomb
@@ -84,7 +84,7 @@ class FixCoulombFrictionExact : public Fix {
   double solve(bool setup);
   void add(const Contact &k, const ge::Vec3 &change, int nlocal);
   void exchange_totals();
-  void finish(bool setup, int vflag);
+  void finish(double tau, int vflag);
 };
 
 }    // namespace LAMMPS_NS

@@ -1,0 +1,251 @@
+// Deck tests of `tangential coulomb`, exact Coulomb friction as a constraint (Sakamaki,
+// Krengel, Mueller, Chen & Matuttis 2021; design/coulomb_constraint.md, "spec" below): the
+// incline, rolling and slide-to-roll cases of spec 4(a), 4(d) against their closed forms.
+#include "deck_util.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+namespace {
+
+const std::string kIncline = deck::source_path("unittest/decks/in.coulomb_incline");
+constexpr double kR = 0.01, kDensity = 1000.0, kKn = 1e4, kG = 9.81, kDt = 2e-5;
+const double kMass = kDensity * 4.0 / 3.0 * M_PI * kR * kR * kR;
+const double kInertia = 0.4 * kMass * kR * kR;
+
+struct Incline {
+  double ratio, mu;
+  double alpha() const { return std::atan(ratio * mu); }
+  // the contact point is in the middle of the overlap: lever rho = R - delta/2 (spec 4)
+  double rho() const { return kR - 0.5 * kMass * kG * std::cos(alpha()) / kKn; }
+  double sliding_acceleration() const
+  {
+    return kG * (std::sin(alpha()) - mu * std::cos(alpha()));
+  }
+  double rolling_acceleration() const
+  {
+    return kG * std::sin(alpha()) / (1.0 + kInertia / (kMass * rho() * rho()));
+  }
+};
+
+std::string incline(const Incline &c, int rotating, double v0 = 0.0)
+{
+  return "variable ratio index " + std::to_string(c.ratio) + "\nvariable mu index " +
+      std::to_string(c.mu) + "\nvariable rot index " + std::to_string(rotating) +
+      "\nvariable v0 index " + std::to_string(v0) + "\ninclude " + kIncline + "\n";
+}
+
+// spin about y of the (one) sphere
+double spin_y(deck::Lammps &lmp)
+{
+  auto **omega = static_cast<double **>(lammps_extract_atom(lmp.handle(), "omega"));
+  return omega[0][1];
+}
+
+std::string run_for(double seconds)
+{
+  return "run " + std::to_string(std::lround(seconds / kDt)) + "\n";
+}
+
+}    // namespace
+
+// Spec 4(a1), the paper's block (a sphere that does not rotate): below the friction angle it
+// stays exactly at rest (the paper's block crept ~2 % of its size), at the friction angle it
+// keeps a given speed, above it slides at g(sin a - mu cos a).
+TEST(DeckCoulomb, NonRotatingSphereOnInclineRestsGlidesOrSlides)
+{
+  const double size = 2.0 * kR;
+  {
+    deck::Lammps lmp;
+    lmp.command(incline({0.8, 0.6}, 0) + run_for(2.0));
+    EXPECT_LE(std::fabs(lmp.variable("x")), 1e-12 * size) << "creep below the friction angle";
+    EXPECT_EQ(lmp.variable("stuck"), 1.0);
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(incline({1.0, 0.6}, 0, 0.1) + run_for(2.0));
+    EXPECT_NEAR(lmp.variable("vx"), 0.1, 1e-10 * 0.1) << "uniform motion at the friction angle";
+  }
+  {
+    const Incline c{1.2, 0.6};
+    deck::Lammps lmp;
+    lmp.command(incline(c, 0) + run_for(2.0));
+    EXPECT_NEAR(lmp.variable("vx") / 2.0, c.sliding_acceleration(),
+                1e-6 * c.sliding_acceleration());
+  }
+}
+
+// Spec 4(a1) slip -> stick: thrown downhill at 0.8 mu, it decelerates at g(mu cos a - sin a),
+// stops where v0^2/(2 a) puts it, and then stays exactly there.
+TEST(DeckCoulomb, SphereThrownDownhillStopsAndStays)
+{
+  const Incline c{0.8, 0.6};
+  const double v0 = 0.5, deceleration = -c.sliding_acceleration();
+  const double stop = v0 * v0 / (2.0 * deceleration);
+  deck::Lammps lmp;
+  lmp.command(incline(c, 0, v0) + run_for(1.0));
+  const double x1 = lmp.variable("x");
+  EXPECT_NEAR(x1, stop, 1e-6 * stop);
+  EXPECT_LE(std::fabs(lmp.variable("vx")), 1e-15 * v0) << "at rest to roundoff";
+  lmp.command(run_for(1.0));
+  EXPECT_LE(std::fabs(lmp.variable("x") - x1), 1e-12 * 2.0 * kR) << "creep after stopping";
+}
+
+// Spec 4(a2): a free sphere rolls without slip at g sin a/(1 + I/(m rho^2)) while
+// tan a <= (7/2) mu, and slides at g(sin a - mu cos a) above; rolling, static friction does no
+// work (kinetic energy = m g sin a * distance).
+TEST(DeckCoulomb, FreeSphereOnInclineRollsOrSlides)
+{
+  const double T = 0.2;
+  for (const Incline &c : {Incline{0.8, 0.6}, Incline{1.2, 0.6}, Incline{3.4, 0.1}}) {
+    deck::Lammps lmp;
+    lmp.command(incline(c, 1) + run_for(T));
+    const double a = c.rolling_acceleration();
+    EXPECT_NEAR(lmp.variable("vx") / T, a, 1e-6 * a) << "rolling, tan a = " << c.ratio << " mu";
+    EXPECT_NEAR(spin_y(lmp) * c.rho(), lmp.variable("vx"), 1e-9 * lmp.variable("vx"))
+        << "no slip";
+    const double v = lmp.variable("vx"), w = spin_y(lmp);
+    const double kinetic = 0.5 * kMass * v * v + 0.5 * kInertia * w * w;
+    const double work = kMass * kG * std::sin(c.alpha()) * lmp.variable("x");
+    EXPECT_NEAR(kinetic, work, 1e-6 * work) << "static friction does no work";
+  }
+  for (const Incline &c : {Incline{3.6, 0.1}, Incline{7.2, 0.1}}) {
+    deck::Lammps lmp;
+    lmp.command(incline(c, 1) + run_for(T));
+    const double a = c.sliding_acceleration();
+    EXPECT_NEAR(lmp.variable("vx") / T, a, 1e-6 * a) << "sliding, tan a = " << c.ratio << " mu";
+  }
+}
+
+// Spec 4(d): launched sliding on a flat floor, the sphere starts rolling at
+// t* = v0/(mu g (1 + m rho^2/I)) with v_f = v0/(1 + I/(m rho^2)) (5 v0/7 for rho = R); the
+// friction then vanishes, and the energy it dissipated is the kinetic energy lost.
+TEST(DeckCoulomb, SlidingSphereStartsRollingAtAnalyticTime)
+{
+  const Incline flat{0.0, 0.5};
+  const double v0 = 1.0, rho = flat.rho();
+  const double t_star = v0 / (flat.mu * kG * (1.0 + kMass * rho * rho / kInertia));
+  const double v_final = v0 / (1.0 + kInertia / (kMass * rho * rho));
+  deck::Lammps lmp;
+  lmp.command(incline(flat, 1, v0) +
+              "variable t equal time\n"
+              "fix record all print 1 \"${t} ${stuck}\" file slide_to_roll.dat screen no\n" +
+              run_for(0.1));
+  std::ifstream in("slide_to_roll.dat");
+  std::string header;
+  std::getline(in, header);
+  double t, stuck, t_stick = -1.0;
+  while (in >> t >> stuck)
+    if (stuck == 1.0) {
+      t_stick = t;
+      break;
+    }
+  EXPECT_NEAR(t_stick, t_star, kDt) << "rolling begins within one step of t*";
+  const double v = lmp.variable("vx");
+  EXPECT_NEAR(v, v_final, 1e-6 * v_final);
+  const double w = spin_y(lmp);
+  const double lost = 0.5 * kMass * v0 * v0 - (0.5 * kMass * v * v + 0.5 * kInertia * w * w);
+  std::printf("  t_stick - t* = %.3g dt; v_f rel. error %.3g; dissipated %.10g, lost %.10g\n",
+              (t_stick - t_star) / kDt, v / v_final - 1.0, lmp.variable("dissipated"), lost);
+  EXPECT_NEAR(lmp.variable("dissipated"), lost, 1e-9 * lost);
+  lmp.command(run_for(0.1));
+  EXPECT_NEAR(lmp.variable("vx"), v, 1e-12 * v) << "no friction once rolling";
+}
+
+// Spec 4(c2): the tetrahedron holds exactly when its top contacts can carry the ratio
+// mu_c = tan(theta/2), sin(theta) = (1+gap)/sqrt(3) (torque balance of a base sphere): it
+// stands at 1.02 mu_c with elastic settling only, collapses at 0.98 mu_c, and at mu = 0.6 the
+// top contacts mobilise |F_t|/F_n = mu_c.
+TEST(DeckCoulomb, TetrahedronHoldsExactlyAboveItsFrictionThreshold)
+{
+  const double gap = 0.01;
+  const double mu_c = std::tan(0.5 * std::asin((1.0 + gap) / std::sqrt(3.0)));
+  const std::string deck = deck::source_path("unittest/decks/in.coulomb_tetrahedron");
+  auto drop_after = [&](double mu, double seconds, double *mobilised) {
+    deck::Lammps lmp;
+    lmp.command("variable mu index " + std::to_string(mu) + "\ninclude " + deck + "\n" +
+                run_for(seconds));
+    if (mobilised) *mobilised = lmp.variable("mobilised");
+    return lmp.variable("drop");
+  };
+  EXPECT_LT(drop_after(1.02 * mu_c, 0.5, nullptr), 1e-3 * 2.0 * kR) << "holds at 1.02 mu_c";
+  EXPECT_GT(drop_after(0.98 * mu_c, 0.5, nullptr), 0.1 * kR) << "collapses at 0.98 mu_c";
+  double ratio = 0.0;
+  drop_after(0.6, 0.3, &ratio);
+  EXPECT_NEAR(ratio, mu_c, 0.01 * mu_c) << "mobilised friction at the top contacts";
+  std::printf("  mu_c = %.5f, mobilised at mu = 0.6: %.5f\n", mu_c, ratio);
+}
+
+// The friction must see every other force (spec 3.1): a force fix defined after the pair style,
+// and after a first run, is still balanced by static friction below the limit, and beyond it
+// the sphere slides at (F - mu m g)/m. The friction's dissipation total survives the friction
+// fix being moved behind the new fix.
+TEST(DeckCoulomb, FrictionSeesForceFixesDefinedLater)
+{
+  const Incline flat{0.0, 0.6};
+  deck::Lammps lmp;
+  // thrown along the floor: it stops (the friction dissipates all kinetic energy), then rests
+  lmp.command(incline(flat, 0, 0.2) + run_for(0.1));
+  const double dissipated = lmp.variable("dissipated");
+  EXPECT_NEAR(dissipated, 0.5 * kMass * 0.2 * 0.2, 1e-9 * dissipated);
+  EXPECT_LE(std::fabs(lmp.variable("vx")), 1e-15);
+  const double x0 = lmp.variable("x");
+
+  lmp.command("fix push all addforce $(0.5*v_m*v_g) 0 0\n" + run_for(0.2));
+  EXPECT_LE(std::fabs(lmp.variable("x") - x0), 1e-12 * 2.0 * kR)
+      << "static friction balances a push below mu m g";
+  EXPECT_NEAR(lmp.variable("dissipated"), dissipated, 1e-12 * dissipated)
+      << "the total is kept when the friction fix moves behind the new fix";
+
+  lmp.command("unfix push\nfix push all addforce $(0.8*v_m*v_g) 0 0\n" + run_for(0.2));
+  const double a = (0.8 - 0.6) * kG;
+  EXPECT_NEAR(lmp.variable("vx") / 0.2, a, 1e-6 * a) << "sliding beyond the limit";
+}
+
+// Every malformed `tangential coulomb` and every unsupported set-up stops with a message that
+// says what is wrong.
+TEST(DeckCoulomb, BadInputIsRejected)
+{
+  const deck::BadInput coeffs[] = {
+      {"pair_coeff * * hooke 1e4 tangential coulomb", "tangential coulomb expects 1 value"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb -0.5", "mu = -0.5 must be >= 0"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 sweeps 0", "must be an integer >= 1"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 sweeps", "coulomb sweeps expects 1 value"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 tol 0", "tol (largest force change per sweep, relative to mu F_n) = 0 must be in (0, 1)"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 tol 2", "must be in (0, 1)"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 warm maybe", "warm must be 'yes' or 'no'"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 kinematics exact", "coulomb kinematics must be 'geometric', 'none' or 'material'"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 slipdir trial", "unexpected argument 'slipdir' after 'tangential coulomb <mu>'"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 rolling yade beta 1 eta 0.5", "needs a tangential model with a linear stiffness"},
+  };
+  deck::expect_rejected(deck::kEmptyGranularBox, coeffs);
+
+  const std::string atoms = std::string(R"(
+units lj
+atom_style sphere
+boundary p p f
+region box block 0 4 0 4 0 4
+create_box 2 box
+create_atoms 1 single 1 1 1
+create_atoms 1 single 1.9 1 1
+comm_modify vel yes
+)");
+  const deck::BadInput setups[] = {
+      {"pair_style granular/exact history compact\npair_coeff * * hooke 1000 tangential coulomb 0.5\nfix i all nve/sphere\nrun 0",
+       "cannot be combined with 'history compact'"},
+      {"pair_style granular/exact\npair_coeff 1 1 hooke 1000 tangential coulomb 0.5\npair_coeff 2 2 hooke 1000 tangential coulomb 0.5 sweeps 3\npair_coeff 1 2 hooke 1000 tangential coulomb 0.5\nfix i all nve/sphere\nrun 0",
+       "one friction solver for all contacts"},
+      {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\nfix w all wall/gran/exact hooke 1000 tangential coulomb 0.5 tol 1e-6 zplane 0 NULL\nfix i all nve/sphere\nrun 0",
+       "(fix w differs)"},
+      {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\nfix i all nve/sphere\nrun_style respa 2 2\nrun 0",
+       "does not support run_style respa"},
+      {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential sliding 0.5\nfix f all COULOMB_FRICTION/EXACT\nfix i all nve/sphere\nrun 0",
+       "internal to pair granular/exact"},
+  };
+  deck::expect_rejected(atoms, setups);
+  const deck::BadInput newton_off[] = {
+      {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\nfix i all nve/sphere\nrun 0",
+       "'tangential coulomb' needs 'newton on'"}};
+  deck::expect_rejected("newton off" + atoms, newton_off);
+}

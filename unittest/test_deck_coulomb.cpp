@@ -249,3 +249,113 @@ comm_modify vel yes
        "'tangential coulomb' needs 'newton on'"}};
   deck::expect_rejected("newton off" + atoms, newton_off);
 }
+
+namespace {
+
+const std::string kHeap = deck::source_path("unittest/decks/in.coulomb_heap");
+const std::string kHeapRestart = deck::source_path("unittest/decks/in.coulomb_heap_restart");
+const char *const kConverged = "sweeps 200 tol 1e-10";
+// the invariance runs from the settled heap: sweeps that never stop short of the tolerance
+const char *const kFullyConverged = "sweeps 5000 tol 1e-10";
+
+// commands that measure the largest displacement of a heap sphere from now on, in diameters
+const char *const kCreepProbe = R"(
+fix             hold heap store/state 0 x y z
+variable        dx2 atom (x-f_hold[1])^2+(y-f_hold[2])^2+(z-f_hold[3])^2
+compute         largest_dx2 heap reduce max v_dx2
+variable        creep equal sqrt(c_largest_dx2)/v_d
+thermo_style    custom step v_creep
+)";
+
+std::string heap(const std::string &options)
+{
+  return "variable options index \"" + options + "\"\ninclude " + kHeap + "\n";
+}
+
+// heap positions (id -> x y z) in a file named `out`
+void dump_positions(deck::Lammps &lmp, const std::string &out)
+{
+  lmp.command("write_dump heap custom " + out + " id x y z modify format float %.17g sort id");
+}
+
+double largest_position_difference(const std::string &a, const std::string &b)
+{
+  const auto pa = deck::read_atom_dump(a), pb = deck::read_atom_dump(b);
+  EXPECT_EQ(pa.size(), pb.size());
+  double worst = 0.0;
+  for (const auto &[id, row] : pa) {
+    if (!pb.count(id)) return INFINITY;
+    for (int k = 0; k < 3; k++) worst = std::max(worst, std::fabs(row[k] - pb.at(id)[k]));
+  }
+  return worst;
+}
+
+}    // namespace
+
+// Spec 4(c1), 4(b), 4(e)3-4 on a small heap on a rough floor: settled with converged sweeps it
+// stops creeping (<= 1e-9 d in 1 s); it continues through a restart as if uninterrupted; and it
+// is the same heap on 1 and 2 processes (contacts across the sub-domain boundary, sweep
+// tolerance 1e-10). [4 ranks do not agree yet: see the note of issue 4.]
+TEST(DeckCoulomb, SettledHeapDoesNotCreepAndIsInvariant)
+{
+  {
+    deck::Lammps lmp;
+    lmp.command(heap(kConverged) + run_for(1.0) + "write_restart heap_settled.restart\n" +
+                kCreepProbe + run_for(1.0));
+    const double creep = lmp.variable("creep");
+    std::printf("  converged sweeps: creep %.3e d in 1 s, mean sweeps %.1f, %g contacts\n", creep,
+                lmp.variable("sweeps"), lmp.variable("contacts"));
+    EXPECT_LE(creep, 1e-9);
+    EXPECT_EQ(lmp.variable("stuck"), lmp.variable("contacts"));
+  }
+  const std::string restart = "variable restart index heap_settled.restart\nvariable options "
+                              "index \"" + std::string(kFullyConverged) + "\"\ninclude " + kHeapRestart +
+      "\n";
+  const int n = 2000;
+  {
+    deck::Lammps lmp;
+    lmp.command(restart + "run " + std::to_string(n) + "\nwrite_restart heap_half.restart\nrun " +
+                std::to_string(n));
+    dump_positions(lmp, "heap_uninterrupted.atoms");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command("variable restart index heap_half.restart\nvariable options index \"" +
+                std::string(kFullyConverged) + "\"\ninclude " + kHeapRestart + "\nrun " +
+                std::to_string(n));
+    dump_positions(lmp, "heap_restarted.atoms");
+  }
+  const double d = 2.0 * kR;
+  const double restart_difference =
+      largest_position_difference("heap_uninterrupted.atoms", "heap_restarted.atoms");
+  std::printf("  restart vs uninterrupted: %.3e d\n", restart_difference / d);
+  EXPECT_LE(restart_difference, 1e-12 * d);
+
+  std::string files[2];
+  const int ranks[2] = {1, 2};
+  for (int k = 0; k < 2; k++) {
+    files[k] = "heap_np" + std::to_string(ranks[k]) + ".atoms";
+    const std::string driver = "heap_np" + std::to_string(ranks[k]) + ".in";
+    std::ofstream(driver) << restart << "run " << 2 * n << "\n"
+                          << "write_dump heap custom " << files[k]
+                          << " id x y z modify format float %.17g sort id\n";
+    EXPECT_EQ(deck::run_mpi(ranks[k], driver, "", driver + ".log"), 0)
+        << ranks[k] << " ranks failed: see " << driver << ".log.out";
+  }
+  for (int k = 1; k < 2; k++) {
+    const double difference = largest_position_difference(files[0], files[k]);
+    std::printf("  serial vs %d ranks: %.3e d\n", ranks[k], difference / d);
+    EXPECT_LE(difference, 1e-10 * d) << ranks[k] << " ranks";
+  }
+}
+
+// Spec 3.5: the paper's single direct pass (`sweeps 1 warm no`) leaves the heap creeping, at a
+// level many orders above the converged sweeps' bound: the improvement is measured.
+TEST(DeckCoulomb, SinglePassHeapCreeps)
+{
+  deck::Lammps lmp;
+  lmp.command(heap("sweeps 1 warm no") + run_for(1.0) + kCreepProbe + run_for(1.0));
+  const double creep = lmp.variable("creep");
+  std::printf("  sweeps 1 warm no: creep %.3e d in 1 s\n", creep);
+  EXPECT_GT(creep, 1e-6);
+}

@@ -44,7 +44,8 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   dissipated = 0.0;
   nmax = 0;
   total = increment = nullptr;
-  inv_mass = inv_inertia = nullptr;
+  inv_mass = inv_inertia = holders = nullptr;
+  comm_mode = COMM_TOTALS;
   translating_bits = rotating_bits = immovable_bits = frozen_bits = 0;
   n_contacts = n_stuck = sweeps_used = residual = max_stuck_slip = dissipation_rate = 0.0;
   sweeps_total = solves_total = 0.0;
@@ -68,6 +69,7 @@ FixCoulombFrictionExact::~FixCoulombFrictionExact()
   memory->destroy(increment);
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
+  memory->destroy(holders);
 }
 
 int FixCoulombFrictionExact::setmask()
@@ -132,10 +134,12 @@ void FixCoulombFrictionExact::grow_arrays()
   memory->destroy(increment);
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
+  memory->destroy(holders);
   memory->create(total, nmax, 6, "coulomb/exact:total");
   memory->create(increment, nmax, 6, "coulomb/exact:increment");
   memory->create(inv_mass, nmax, "coulomb/exact:inv_mass");
   memory->create(inv_inertia, nmax, "coulomb/exact:inv_inertia");
+  memory->create(holders, nmax, "coulomb/exact:holders");
 }
 
 void FixCoulombFrictionExact::set_mobility(int nall)
@@ -273,6 +277,37 @@ Vec3 FixCoulombFrictionExact::rate_of(const Contact &k) const
                           inv_mass[k.j], inv_inertia[k.j], ftm2v);
 }
 
+/* ----------------------------------------------------------------------
+   holders of an atom: the copies of it (owned or ghost, on any process) that contacts of this
+   step act on. Contacts on different copies are updated at the same time within a sweep, each
+   from its own copy's totals; a contact takes 1/holders of its Gauss-Seidel change, so that
+   together they make at most one full change (damped block Jacobi across copies).
+------------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::count_holders()
+{
+  const int nall = atom->nlocal + atom->nghost;
+  for (int k = 0; k < nall; k++) holders[k] = 0.0;
+  for (const Contact &k : contacts) {
+    holders[k.i] = 1.0;
+    if (k.j >= 0) holders[k.j] = 1.0;
+  }
+  comm_mode = COMM_HOLDERS;
+  comm->reverse_comm(this, 1);
+  comm->forward_comm(this, 1);
+  comm_mode = COMM_TOTALS;
+}
+
+// (a body that does not move under forces couples nothing: its copies do not count)
+double FixCoulombFrictionExact::relaxation(const Contact &k) const
+{
+  auto copies = [&](int a) {
+    return (a >= 0 && (inv_mass[a] > 0.0 || inv_inertia[a] > 0.0)) ? holders[a] : 1.0;
+  };
+  const double n = std::fmax(copies(k.i), copies(k.j));
+  return n > 1.0 ? 1.0 / n : 1.0;
+}
+
 // owners take the increments their ghosts received, then every ghost gets its owner's totals
 void FixCoulombFrictionExact::exchange_totals()
 {
@@ -301,6 +336,7 @@ double FixCoulombFrictionExact::solve(bool setup)
     for (int m = 0; m < 3; m++) total[k][3 + m] = torque[k][m];
   }
   comm->forward_comm(this);
+  count_holders();
   bool started = false;    // the sweeps start from the stored (warm or kept) forces
   for (const Contact &k : contacts) {
     if (ge::is_zero(k.force)) continue;
@@ -318,8 +354,11 @@ double FixCoulombFrictionExact::solve(bool setup)
     double res = 0.0;
     for (Contact &k : contacts) {
       const Vec3 rate = rate_of(k);
-      const Vec3 updated = ge::coulomb_update(k.c, k.force, rate, ftm2v, k.stick);
-      const Vec3 change = updated - k.force;
+      const Vec3 projected = ge::coulomb_update(k.c, k.force, rate, ftm2v, k.stick);
+      // a contact whose atoms other processes (or periodic images) also act on this sweep
+      // takes its share of the change: damped Jacobi between them, Gauss-Seidel within
+      const Vec3 change = relaxation(k) * (projected - k.force);
+      const Vec3 updated = k.force + change;
       add(k, change, nlocal);
       k.force = updated;
       res = std::fmax(res, ge::norm(change) / k.c.cap);
@@ -446,31 +485,43 @@ int FixCoulombFrictionExact::pack_forward_comm(int n, int *list, double *buf, in
                                                int * /*pbc*/)
 {
   int m = 0;
-  for (int k = 0; k < n; k++)
-    for (int c = 0; c < 6; c++) buf[m++] = total[list[k]][c];
+  for (int k = 0; k < n; k++) {
+    if (comm_mode == COMM_HOLDERS) buf[m++] = holders[list[k]];
+    else
+      for (int c = 0; c < 6; c++) buf[m++] = total[list[k]][c];
+  }
   return m;
 }
 
 void FixCoulombFrictionExact::unpack_forward_comm(int n, int first, double *buf)
 {
   int m = 0;
-  for (int k = first; k < first + n; k++)
-    for (int c = 0; c < 6; c++) total[k][c] = buf[m++];
+  for (int k = first; k < first + n; k++) {
+    if (comm_mode == COMM_HOLDERS) holders[k] = buf[m++];
+    else
+      for (int c = 0; c < 6; c++) total[k][c] = buf[m++];
+  }
 }
 
 int FixCoulombFrictionExact::pack_reverse_comm(int n, int first, double *buf)
 {
   int m = 0;
-  for (int k = first; k < first + n; k++)
-    for (int c = 0; c < 6; c++) buf[m++] = increment[k][c];
+  for (int k = first; k < first + n; k++) {
+    if (comm_mode == COMM_HOLDERS) buf[m++] = holders[k];
+    else
+      for (int c = 0; c < 6; c++) buf[m++] = increment[k][c];
+  }
   return m;
 }
 
 void FixCoulombFrictionExact::unpack_reverse_comm(int n, int *list, double *buf)
 {
   int m = 0;
-  for (int k = 0; k < n; k++)
-    for (int c = 0; c < 6; c++) total[list[k]][c] += buf[m++];
+  for (int k = 0; k < n; k++) {
+    if (comm_mode == COMM_HOLDERS) holders[list[k]] += buf[m++];
+    else
+      for (int c = 0; c < 6; c++) total[list[k]][c] += buf[m++];
+  }
 }
 
 /* ---------------------------------------------------------------------- */

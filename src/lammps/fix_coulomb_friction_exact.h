@@ -64,6 +64,9 @@ class FixCoulombFrictionExact : public Fix {
   double **total;         // per atom (owned and ghost): force 0..2, torque 3..5
   double **increment;     // per ghost atom: what the sweeps added, for reverse communication
   double *inv_mass, *inv_inertia;    // 0 for bodies that do not move under forces
+  double *holders;        // per atom: how many copies of it contacts act on (count_holders)
+  enum { COMM_TOTALS = 0, COMM_HOLDERS = 1 };
+  int comm_mode;
 
   int translating_bits;    // groups of time-integration fixes
   int rotating_bits;       // groups of those integrating the rotation of spheres
@@ -84,6 +87,8 @@ class FixCoulombFrictionExact : public Fix {
   double solve(bool setup);
   void add(const Contact &k, const ge::Vec3 &change, int nlocal);
   void exchange_totals();
+  void count_holders();
+  double relaxation(const Contact &k) const;
   void finish(double tau, int vflag);
 };
 

@@ -267,6 +267,13 @@ variable        creep equal sqrt(c_largest_dx2)/v_d
 thermo_style    custom step v_creep
 )";
 
+// the heap continued from a restart file with the fully converged solver
+std::string heap_from(const std::string &restart_file)
+{
+  return "variable restart index " + restart_file + "\nvariable options index \"" +
+      kFullyConverged + "\"\ninclude " + kHeapRestart + "\n";
+}
+
 std::string heap(const std::string &options)
 {
   return "variable options index \"" + options + "\"\ninclude " + kHeap + "\n";
@@ -308,9 +315,7 @@ TEST(DeckCoulomb, SettledHeapDoesNotCreepAndIsInvariant)
     EXPECT_LE(creep, 1e-9);
     EXPECT_EQ(lmp.variable("stuck"), lmp.variable("contacts"));
   }
-  const std::string restart = "variable restart index heap_settled.restart\nvariable options "
-                              "index \"" + std::string(kFullyConverged) + "\"\ninclude " + kHeapRestart +
-      "\n";
+  const std::string restart = heap_from("heap_settled.restart");
   const int n = 2000;
   {
     deck::Lammps lmp;
@@ -320,9 +325,7 @@ TEST(DeckCoulomb, SettledHeapDoesNotCreepAndIsInvariant)
   }
   {
     deck::Lammps lmp;
-    lmp.command("variable restart index heap_half.restart\nvariable options index \"" +
-                std::string(kFullyConverged) + "\"\ninclude " + kHeapRestart + "\nrun " +
-                std::to_string(n));
+    lmp.command(heap_from("heap_half.restart") + "run " + std::to_string(n));
     dump_positions(lmp, "heap_restarted.atoms");
   }
   const double d = 2.0 * kR;

@@ -118,9 +118,7 @@ void FixCoulombFrictionExact::init()
   }
   for (const auto &ifix : modify->get_fix_by_style("^wall/gran/exact")) {
     auto *wall = dynamic_cast<FixWallGranExact *>(ifix);
-    if (wall && wall->contact_law().tangential == PairGranularExact::TANGENTIAL_CATALOGUE &&
-        wall->contact_law().cat.tangential.model == ge::TangentialModel::Coulomb)
-      walls.push_back(wall);
+    if (wall && PairGranularExact::is_coulomb(wall->contact_law())) walls.push_back(wall);
   }
 }
 
@@ -187,9 +185,7 @@ void FixCoulombFrictionExact::gather_contacts(double tau, bool setup)
       if (!history->firstflag[i][jj]) continue;
       const int j = jlist[jj] & NEIGHMASK;
       const PairGranularExact::Law &lw = pair->law[type[i]][type[j]];
-      if (lw.tangential != PairGranularExact::TANGENTIAL_CATALOGUE ||
-          lw.cat.tangential.model != ge::TangentialModel::Coulomb)
-        continue;
+      if (!PairGranularExact::is_coulomb(lw)) continue;
       double *state = &history->firstvalue[i][ge::LINEAR_HISTORY_SIZE * jj] + ge::CS_TANGENTIAL;
       const double cap = lw.cat.tangential.mu * state[ge::TS_CF_FN];
       Contact k;
@@ -382,7 +378,6 @@ double FixCoulombFrictionExact::solve(bool setup)
 void FixCoulombFrictionExact::finish(double tau, int vflag)
 {
   const int nlocal = atom->nlocal;
-  const double dt = update->dt;
   double **f = atom->f, **torque = atom->torque, **x = atom->x;
   const int *mask = atom->mask;
   for (int k = 0; k < nlocal; k++) {
@@ -544,5 +539,7 @@ void FixCoulombFrictionExact::restart(char *buf)
 
 double FixCoulombFrictionExact::memory_usage()
 {
-  return (double) nmax * (12 + 2) * sizeof(double) + (double) contacts.capacity() * sizeof(Contact);
+  // total, increment (6 each), inv_mass, inv_inertia, holders per atom
+  return (double) nmax * (6 + 6 + 3) * sizeof(double) +
+      (double) contacts.capacity() * sizeof(Contact);
 }

@@ -167,8 +167,7 @@ FixWallGranExact::~FixWallGranExact()
 // runs inside Modify::add_fix) so that its outputs can be named before the run
 void FixWallGranExact::post_constructor()
 {
-  if (law.tangential == PairGranularExact::TANGENTIAL_CATALOGUE &&
-      law.cat.tangential.model == ge::TangentialModel::Coulomb)
+  if (PairGranularExact::is_coulomb(law))
     dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1))->friction_fix();
 }
 

@@ -509,14 +509,6 @@ void PairGranularExact::create_history_fix()
    walls (false if no law uses it)
 ------------------------------------------------------------------------- */
 
-namespace {
-bool is_coulomb(const PairGranularExact::Law &lw)
-{
-  return lw.tangential == PairGranularExact::TANGENTIAL_CATALOGUE &&
-      lw.cat.tangential.model == ge::TangentialModel::Coulomb;
-}
-}    // namespace
-
 bool PairGranularExact::coulomb_settings(ge::CoulombSolverSettings &settings) const
 {
   bool found = false;

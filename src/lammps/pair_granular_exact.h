@@ -57,6 +57,12 @@ class PairGranularExact : public Pair {
   // in error messages. Also read by fix wall/gran/exact.
   Law parse_law(int narg, char **arg, int first,
                 const char *context = "pair_coeff for granular/exact");
+  // the law is `tangential coulomb` (its friction is solved by the friction fix)
+  static bool is_coulomb(const Law &lw)
+  {
+    return lw.tangential == TANGENTIAL_CATALOGUE &&
+        lw.cat.tangential.model == ge::TangentialModel::Coulomb;
+  }
   // the fix that solves the friction of `tangential coulomb` (created on first use)
   class FixCoulombFrictionExact *friction_fix();
 

@@ -575,9 +575,7 @@ void PairGranularExact::coeff(int narg, char **arg)
 
   const Law lw = parse_law(narg, arg, 2);
   // (its outputs can then be named before the run; init_style() moves it to the end)
-  if (lw.tangential == TANGENTIAL_CATALOGUE &&
-      lw.cat.tangential.model == ge::TangentialModel::Coulomb)
-    friction_fix();
+  if (is_coulomb(lw)) friction_fix();
 
   int count = 0;
   for (int i = ilo; i <= ihi; i++) {

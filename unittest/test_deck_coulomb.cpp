@@ -285,14 +285,24 @@ void dump_positions(deck::Lammps &lmp, const std::string &out)
   lmp.command("write_dump heap custom " + out + " id x y z modify format float %.17g sort id");
 }
 
-double largest_position_difference(const std::string &a, const std::string &b)
+// largest difference of the heap positions in two dumps; `shift` (x and y) is what b was moved by
+// in a box periodic in x and y with period `period` (0: not periodic)
+double largest_position_difference(const std::string &a, const std::string &b, double shift = 0.0,
+                                   double period = 0.0)
 {
   const auto pa = deck::read_atom_dump(a), pb = deck::read_atom_dump(b);
   EXPECT_EQ(pa.size(), pb.size());
   double worst = 0.0;
   for (const auto &[id, row] : pa) {
     if (!pb.count(id)) return INFINITY;
-    for (int k = 0; k < 3; k++) worst = std::max(worst, std::fabs(row[k] - pb.at(id)[k]));
+    for (int k = 0; k < 3; k++) {
+      double difference = pb.at(id)[k] - row[k];
+      if (k < 2 && period > 0.0) {
+        difference -= shift;
+        difference -= period * std::round(difference / period);
+      }
+      worst = std::max(worst, std::fabs(difference));
+    }
   }
   return worst;
 }
@@ -302,7 +312,8 @@ double largest_position_difference(const std::string &a, const std::string &b)
 // Spec 4(c1), 4(b), 4(e)3-4 on a small heap on a rough floor: settled with converged sweeps it
 // stops creeping (<= 1e-9 d in 1 s); it continues through a restart as if uninterrupted; and it
 // is the same heap on 1 and 2 processes (contacts across the sub-domain boundary, sweep
-// tolerance 1e-10). [4 ranks do not agree yet: see the note of issue 4.]
+// tolerance 1e-10), and on 4 processes in a 2 x 2 grid (copies of an atom held by diagonal
+// neighbours, whose increments reach the owner through a process in between).
 TEST(DeckCoulomb, SettledHeapDoesNotCreepAndIsInvariant)
 {
   {
@@ -334,21 +345,39 @@ TEST(DeckCoulomb, SettledHeapDoesNotCreepAndIsInvariant)
   std::printf("  restart vs uninterrupted: %.3e d\n", restart_difference / d);
   EXPECT_LE(restart_difference, 1e-12 * d);
 
-  std::string files[2];
-  const int ranks[2] = {1, 2};
-  for (int k = 0; k < 2; k++) {
-    files[k] = "heap_np" + std::to_string(ranks[k]) + ".atoms";
-    const std::string driver = "heap_np" + std::to_string(ranks[k]) + ".in";
-    std::ofstream(driver) << restart << "run " << 2 * n << "\n"
-                          << "write_dump heap custom " << files[k]
-                          << " id x y z modify format float %.17g sort id\n";
-    EXPECT_EQ(deck::run_mpi(ranks[k], driver, "", driver + ".log"), 0)
-        << ranks[k] << " ranks failed: see " << driver << ".log.out";
-  }
-  for (int k = 1; k < 2; k++) {
-    const double difference = largest_position_difference(files[0], files[k]);
-    std::printf("  serial vs %d ranks: %.3e d\n", ranks[k], difference / d);
-    EXPECT_LE(difference, 1e-10 * d) << ranks[k] << " ranks";
+  // the same heap run on 1, 2 and 4 processes, and moved onto the corner of a box made periodic
+  // in x and y (its copies are periodic images on 1 process, images on other processes on 4)
+  struct Decomposition {
+    const char *name;
+    int ranks;
+    const char *grid;
+    bool on_periodic_corner;
+  };
+  const Decomposition runs[] = {{"serial", 1, "1 1 1", false},
+                                {"2 ranks", 2, "2 1 1", false},
+                                {"4 ranks (2 x 2)", 4, "2 2 1", false},
+                                {"serial, periodic corner", 1, "1 1 1", true},
+                                {"4 ranks (2 x 2), periodic corner", 4, "2 2 1", true}};
+  const double box = 0.32, shift = 0.16;    // in.coulomb_heap's box, moved by half of it
+  // (a run consumes the restarted per-atom data, which change_box needs first)
+  const std::string move_to_corner = "run 0 post no\nchange_box all boundary p p f\n"
+                                     "displace_atoms all move 0.16 0.16 0 units box\n";
+  for (const Decomposition &r : runs) {
+    const std::string name = "heap_np" + std::to_string(r.ranks) +
+        (r.on_periodic_corner ? "_corner" : "");
+    std::ofstream(name + ".in") << "processors " << r.grid << "\n"
+                                << restart << (r.on_periodic_corner ? move_to_corner : "")
+                                << "run " << 2 * n << "\n"
+                                << "write_dump heap custom " << name
+                                << ".atoms id x y z modify format float %.17g sort id\n";
+    EXPECT_EQ(deck::run_mpi(r.ranks, name + ".in", "", name + ".log"), 0)
+        << r.name << " failed: see " << name << ".log.out";
+    if (&r == &runs[0]) continue;
+    const double difference = largest_position_difference(
+        "heap_np1.atoms", name + ".atoms", r.on_periodic_corner ? shift : 0.0,
+        r.on_periodic_corner ? box : 0.0);
+    std::printf("  serial vs %s: %.3e d\n", r.name, difference / d);
+    EXPECT_LE(difference, 1e-10 * d) << r.name;
   }
 }
 

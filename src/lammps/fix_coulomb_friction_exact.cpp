@@ -509,13 +509,23 @@ int FixCoulombFrictionExact::pack_reverse_comm(int n, int first, double *buf)
   return m;
 }
 
+// A receiving atom may itself be a ghost: in a 2-D or 3-D grid, the increments of a copy held
+// by a diagonal neighbour travel to the owner in stages, through the copy of a process in
+// between. That copy passes them on only if they join its own increments.
 void FixCoulombFrictionExact::unpack_reverse_comm(int n, int *list, double *buf)
 {
+  const int nlocal = atom->nlocal;
   int m = 0;
   for (int k = 0; k < n; k++) {
-    if (comm_mode == COMM_HOLDERS) holders[list[k]] += buf[m++];
-    else
-      for (int c = 0; c < 6; c++) total[list[k]][c] += buf[m++];
+    const int a = list[k];
+    if (comm_mode == COMM_HOLDERS) {
+      holders[a] += buf[m++];
+      continue;
+    }
+    for (int c = 0; c < 6; c++, m++) {
+      total[a][c] += buf[m];
+      if (a >= nlocal) increment[a][c] += buf[m];
+    }
   }
 }
 

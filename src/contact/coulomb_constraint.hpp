@@ -20,7 +20,8 @@
 // Many contacts per particle (spec 3.4-3.5): the caller keeps per-particle totals of force and
 // torque (6 doubles: f, t), including the current friction estimates, and sweeps the contacts
 // (projected Gauss-Seidel): coulomb_rate() reads the totals of the two particles,
-// coulomb_update() gives the contact's new force, coulomb_add() puts the change into the totals.
+// coulomb_update() gives the contact's new force, coulomb_add_to() puts the change into the
+// totals; coulomb_coupling() is what of the bodies' masses the sweeps need.
 //
 // Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
 #pragma once
@@ -70,8 +71,18 @@ struct CoulombContact {
   Vec3 r_j{0, 0, 0};          // from the centre of j to P
   Vec3 v_t{0, 0, 0};          // tangential velocity of i's contact point relative to j's
   Vec3 rate0{0, 0, 0};        // v_t/tau + the velocity-dependent part of a_t (spec 2.3)
+  double rho_i = 0.0, rho_j = 0.0;    // r_i = -rho_i n, r_j = rho_j n
   double inv_mt = 0.0;        // 1/m_t (spec 2.5)
   double cap = 0.0;           // mu F_n
+};
+
+// How the totals of the two bodies move the contact, fixed within a step: the contact-point
+// accelerations are a_i = w_i f_i + alpha_i x r_i = w_i f_i - q_i t_i x n and
+// a_j = w_j f_j + q_j t_j x n, with w = ftm2v/m and q = ftm2v rho/I (r_i = -rho_i n,
+// r_j = rho_j n); a unit change of the rate takes the force `mass` = m_t/ftm2v.
+struct CoulombCoupling {
+  double w_i = 0.0, q_i = 0.0, w_j = 0.0, q_j = 0.0;
+  double mass = 0.0;
 };
 
 // 1/m_t = 1/m_i + 1/m_j + rho_i^2/I_i + rho_j^2/I_j: spec 2.5, 3D eq. (24), which for spheres
@@ -96,6 +107,8 @@ GE_INLINE CoulombContact coulomb_contact(const CoulombBody &i, const CoulombBody
   c.normal = n;
   c.r_i = -rho_i * n;
   c.r_j = rho_j * n;
+  c.rho_i = rho_i;
+  c.rho_j = rho_j;
   c.inv_mt = coulomb_inverse_tangential_mass(i, j, rho_i, rho_j);
   c.cap = cap;
 
@@ -143,35 +156,64 @@ GE_INLINE CoulombContact coulomb_wall_contact(const CoulombBody &i, const Vec3 &
                          cap, tau, kinematics);
 }
 
+GE_INLINE CoulombCoupling coulomb_coupling(const CoulombContact &c, double inv_mass_i,
+                                           double inv_inertia_i, double inv_mass_j,
+                                           double inv_inertia_j, double ftm2v)
+{
+  CoulombCoupling k;
+  k.w_i = ftm2v * inv_mass_i;
+  k.q_i = ftm2v * c.rho_i * inv_inertia_i;
+  k.w_j = ftm2v * inv_mass_j;
+  k.q_j = ftm2v * c.rho_j * inv_inertia_j;
+  k.mass = c.inv_mt > 0.0 ? 1.0 / (ftm2v * c.inv_mt) : 0.0;
+  return k;
+}
+
 // Totals of one particle: force (0..2) and torque (3..5), in LAMMPS' force units.
 // The rate that would remain at the contact, s = v_t/tau + a_t, with a_t from the totals
-// (which include this contact's current friction): a = ftm2v f/m, alpha = ftm2v T/I.
+// (which include this contact's current friction).
+GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const CoulombCoupling &k,
+                            const double *total_i, const double *total_j)
+{
+  const Vec3 a_rel = k.w_i * vec3(total_i) - k.w_j * vec3(total_j) -
+      cross(k.q_i * vec3(total_i + 3) + k.q_j * vec3(total_j + 3), c.normal);
+  return c.rate0 + project_onto_plane(a_rel, c.normal);
+}
+
+// The same from the bodies' inverse mass and inertia: a = ftm2v f/m, alpha = ftm2v T/I.
 GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const double *total_i, double inv_mass_i,
                             double inv_inertia_i, const double *total_j, double inv_mass_j,
                             double inv_inertia_j, double ftm2v)
 {
-  const Vec3 a_i = inv_mass_i * vec3(total_i) + cross(inv_inertia_i * vec3(total_i + 3), c.r_i);
-  const Vec3 a_j = inv_mass_j * vec3(total_j) + cross(inv_inertia_j * vec3(total_j + 3), c.r_j);
-  return c.rate0 + ftm2v * project_onto_plane(a_i - a_j, c.normal);
+  return coulomb_rate(c, coulomb_coupling(c, inv_mass_i, inv_inertia_i, inv_mass_j, inv_inertia_j, ftm2v),
+                      total_i, total_j);
 }
 
 // Projection onto the friction disk |F| <= cap (spec 1.7, 2.6).
 GE_INLINE Vec3 coulomb_project(const Vec3 &trial, double cap, bool &stick)
 {
-  const double size = norm(trial);
-  stick = size <= cap;
+  const double size2 = dot(trial, trial);    // (most contacts stick: no root for them)
+  stick = size2 <= cap * cap;
   if (stick) return trial;
-  return (cap / size) * trial;
+  return (cap / std::sqrt(size2)) * trial;
 }
 
 // The contact's new friction force: F_trial = F_c - s m_t/ftm2v = -m_t (v_t/tau + a_t^nf), since
 // a_t = a_t^nf + F_c/m_t (no normal-tangential coupling for spheres, spec 2.5), projected.
 // The result is kept in the tangent plane exactly.
+GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const CoulombCoupling &k, const Vec3 &force,
+                              const Vec3 &rate, bool &stick)
+{
+  const Vec3 trial = project_onto_plane(force - k.mass * rate, c.normal);
+  return coulomb_project(trial, c.cap, stick);
+}
+
 GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const Vec3 &force, const Vec3 &rate,
                               double ftm2v, bool &stick)
 {
-  const Vec3 trial = project_onto_plane(force - (1.0 / (ftm2v * c.inv_mt)) * rate, c.normal);
-  return coulomb_project(trial, c.cap, stick);
+  CoulombCoupling k;
+  k.mass = 1.0 / (ftm2v * c.inv_mt);
+  return coulomb_update(c, k, force, rate, stick);
 }
 
 // A change dF of the friction on i (and -dF on j) into the totals: the force at P gives the

@@ -43,7 +43,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   active = false;
   dissipated = 0.0;
   nmax = 0;
-  total = increment = nullptr;
+  total = received = nullptr;
   inv_mass = inv_inertia = holders = nullptr;
   comm_mode = COMM_TOTALS;
   translating_bits = rotating_bits = immovable_bits = frozen_bits = 0;
@@ -66,7 +66,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
 FixCoulombFrictionExact::~FixCoulombFrictionExact()
 {
   memory->destroy(total);
-  memory->destroy(increment);
+  memory->destroy(received);
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
   memory->destroy(holders);
@@ -129,12 +129,12 @@ void FixCoulombFrictionExact::grow_arrays()
   if (atom->nmax <= nmax) return;
   nmax = atom->nmax;
   memory->destroy(total);
-  memory->destroy(increment);
+  memory->destroy(received);
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
   memory->destroy(holders);
   memory->create(total, nmax, 6, "coulomb/exact:total");
-  memory->create(increment, nmax, 6, "coulomb/exact:increment");
+  memory->create(received, nmax, 6, "coulomb/exact:received");
   memory->create(inv_mass, nmax, "coulomb/exact:inv_mass");
   memory->create(inv_inertia, nmax, "coulomb/exact:inv_inertia");
   memory->create(holders, nmax, "coulomb/exact:holders");
@@ -218,6 +218,10 @@ bool FixCoulombFrictionExact::start_contact(Contact &k, bool setup)
     state[ge::TS_CF_SOLVED] = 1.0;
     return false;
   }
+  const bool wall = k.j < 0;
+  k.coupling = ge::coulomb_coupling(k.c, inv_mass[k.i], inv_inertia[k.i],
+                                    wall ? 0.0 : inv_mass[k.j], wall ? 0.0 : inv_inertia[k.j],
+                                    force->ftm2v);
   const Vec3 stored = ge::vec3(state + ge::TS_CF_FORCE);
   if (settings.warm) k.force = ge::coulomb_warm_start(stored, k.c.normal, k.c.cap);
   else k.force = Vec3{0, 0, 0};
@@ -249,28 +253,24 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
   }
 }
 
-/* ---------------------------------------------------------------------- */
-
-void FixCoulombFrictionExact::add(const Contact &k, const Vec3 &change, int nlocal)
+// the totals of j; a wall's contact has none: its coupling to them is zero, and what it would
+// add to them goes to a scratch row
+double *FixCoulombFrictionExact::totals_of_j(const Contact &k)
 {
-  // the friction on i acts at the contact point; -change on j
+  return k.j >= 0 ? total[k.j] : wall_side;
+}
+
+// the friction on i acts at the contact point; -change on j
+void FixCoulombFrictionExact::add(const Contact &k, const Vec3 &change)
+{
   ge::coulomb_add_to(total[k.i], k.c.r_i, change);
-  if (k.i >= nlocal) ge::coulomb_add_to(increment[k.i], k.c.r_i, change);
-  if (k.j < 0) return;    // a wall
-  ge::coulomb_add_to(total[k.j], k.c.r_j, -change);
-  if (k.j >= nlocal) ge::coulomb_add_to(increment[k.j], k.c.r_j, -change);
+  ge::coulomb_add_to(totals_of_j(k), k.c.r_j, -change);
 }
 
 // the rate s = v_t/tau + a_t that would remain at the contact with the current totals
-Vec3 FixCoulombFrictionExact::rate_of(const Contact &k) const
+Vec3 FixCoulombFrictionExact::rate_of(const Contact &k)
 {
-  static const double at_rest[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  const double ftm2v = force->ftm2v;
-  if (k.j < 0)
-    return ge::coulomb_rate(k.c, total[k.i], inv_mass[k.i], inv_inertia[k.i], at_rest, 0.0, 0.0,
-                            ftm2v);
-  return ge::coulomb_rate(k.c, total[k.i], inv_mass[k.i], inv_inertia[k.i], total[k.j],
-                          inv_mass[k.j], inv_inertia[k.j], ftm2v);
+  return ge::coulomb_rate(k.c, k.coupling, total[k.i], totals_of_j(k));
 }
 
 /* ----------------------------------------------------------------------
@@ -304,13 +304,11 @@ double FixCoulombFrictionExact::relaxation(const Contact &k) const
   return n > 1.0 ? 1.0 / n : 1.0;
 }
 
-// owners take the increments their ghosts received, then every ghost gets its owner's totals
+// owners take the increments their ghosts received (total - received), then every ghost gets
+// its owner's totals
 void FixCoulombFrictionExact::exchange_totals()
 {
   comm->reverse_comm(this);
-  const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
-  for (int k = nlocal; k < nall; k++)
-    for (int m = 0; m < 6; m++) increment[k][m] = 0.0;
   comm->forward_comm(this);
 }
 
@@ -321,22 +319,21 @@ void FixCoulombFrictionExact::exchange_totals()
 
 double FixCoulombFrictionExact::solve(bool setup)
 {
-  const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
-  const double ftm2v = force->ftm2v;
+  const int nlocal = atom->nlocal;
   double **f = atom->f, **torque = atom->torque;
 
-  for (int k = 0; k < nall; k++)
-    for (int m = 0; m < 6; m++) increment[k][m] = 0.0;
   for (int k = 0; k < nlocal; k++) {
     for (int m = 0; m < 3; m++) total[k][m] = f[k][m];
     for (int m = 0; m < 3; m++) total[k][3 + m] = torque[k][m];
   }
+  for (double &w : wall_side) w = 0.0;
   comm->forward_comm(this);
   count_holders();
   bool started = false;    // the sweeps start from the stored (warm or kept) forces
-  for (const Contact &k : contacts) {
+  for (Contact &k : contacts) {
+    k.relax = relaxation(k);
     if (ge::is_zero(k.force)) continue;
-    add(k, k.force, nlocal);
+    add(k, k.force);
     started = true;
   }
   int any_started = started ? 1 : 0, all_started = 0;
@@ -344,31 +341,40 @@ double FixCoulombFrictionExact::solve(bool setup)
   if (all_started) exchange_totals();
 
   double res_all = 0.0;
-  int sweep = 0;
-  while (sweep < settings.sweeps) {
-    sweep++;
-    double res = 0.0;
-    for (Contact &k : contacts) {
-      const Vec3 rate = rate_of(k);
-      const Vec3 projected = ge::coulomb_update(k.c, k.force, rate, ftm2v, k.stick);
-      // a contact whose atoms other processes (or periodic images) also act on this sweep
-      // takes its share of the change: damped Jacobi between them, Gauss-Seidel within
-      const Vec3 change = relaxation(k) * (projected - k.force);
-      const Vec3 updated = k.force + change;
-      add(k, change, nlocal);
-      k.force = updated;
-      res = std::fmax(res, ge::norm(change) / k.c.cap);
-    }
+  int sweeps = 0;
+  while (sweeps < settings.sweeps) {
+    sweeps++;
+    const double res = sweep();
     exchange_totals();
     MPI_Allreduce(&res, &res_all, 1, MPI_DOUBLE, MPI_MAX, world);
     if (res_all <= settings.tol) break;
   }
-  sweeps_used = sweep;
+  sweeps_used = sweeps;
   if (!setup) {
-    sweeps_total += sweep;
+    sweeps_total += sweeps;
     solves_total += 1.0;
   }
   return res_all;
+}
+
+// One projected Gauss-Seidel sweep over this process's contacts (spec 3.4); a contact whose
+// atoms other processes (or periodic images) also act on takes its share of the change: damped
+// Jacobi between them, Gauss-Seidel within. Returns the largest change relative to mu F_n.
+double FixCoulombFrictionExact::sweep()
+{
+  double largest = 0.0;    // squared
+  for (Contact &k : contacts) {
+    double *total_i = total[k.i], *total_j = totals_of_j(k);
+    const Vec3 rate = ge::coulomb_rate(k.c, k.coupling, total_i, total_j);
+    const Vec3 projected = ge::coulomb_update(k.c, k.coupling, k.force, rate, k.stick);
+    const Vec3 change = k.relax * (projected - k.force);
+    k.force = k.force + change;
+    ge::coulomb_add_to(total_i, k.c.r_i, change);
+    ge::coulomb_add_to(total_j, k.c.r_j, -change);
+    const double relative2 = ge::dot(change, change) / (k.c.cap * k.c.cap);
+    if (relative2 > largest) largest = relative2;
+  }
+  return std::sqrt(largest);
 }
 
 /* ----------------------------------------------------------------------
@@ -494,7 +500,7 @@ void FixCoulombFrictionExact::unpack_forward_comm(int n, int first, double *buf)
   for (int k = first; k < first + n; k++) {
     if (comm_mode == COMM_HOLDERS) holders[k] = buf[m++];
     else
-      for (int c = 0; c < 6; c++) total[k][c] = buf[m++];
+      for (int c = 0; c < 6; c++, m++) total[k][c] = received[k][c] = buf[m];
   }
 }
 
@@ -504,28 +510,21 @@ int FixCoulombFrictionExact::pack_reverse_comm(int n, int first, double *buf)
   for (int k = first; k < first + n; k++) {
     if (comm_mode == COMM_HOLDERS) buf[m++] = holders[k];
     else
-      for (int c = 0; c < 6; c++) buf[m++] = increment[k][c];
+      for (int c = 0; c < 6; c++) buf[m++] = total[k][c] - received[k][c];
   }
   return m;
 }
 
 // A receiving atom may itself be a ghost: in a 2-D or 3-D grid, the increments of a copy held
 // by a diagonal neighbour travel to the owner in stages, through the copy of a process in
-// between. That copy passes them on only if they join its own increments.
+// between, which passes them on with its own (its total - received).
 void FixCoulombFrictionExact::unpack_reverse_comm(int n, int *list, double *buf)
 {
-  const int nlocal = atom->nlocal;
   int m = 0;
   for (int k = 0; k < n; k++) {
-    const int a = list[k];
-    if (comm_mode == COMM_HOLDERS) {
-      holders[a] += buf[m++];
-      continue;
-    }
-    for (int c = 0; c < 6; c++, m++) {
-      total[a][c] += buf[m];
-      if (a >= nlocal) increment[a][c] += buf[m];
-    }
+    if (comm_mode == COMM_HOLDERS) holders[list[k]] += buf[m++];
+    else
+      for (int c = 0; c < 6; c++) total[list[k]][c] += buf[m++];
   }
 }
 
@@ -549,7 +548,7 @@ void FixCoulombFrictionExact::restart(char *buf)
 
 double FixCoulombFrictionExact::memory_usage()
 {
-  // total, increment (6 each), inv_mass, inv_inertia, holders per atom
+  // total, received (6 each), inv_mass, inv_inertia, holders per atom
   return (double) nmax * (6 + 6 + 3) * sizeof(double) +
       (double) contacts.capacity() * sizeof(Contact);
 }

@@ -53,6 +53,8 @@ class FixCoulombFrictionExact : public Fix {
     int i, j;               // j = -1: a wall
     double *state;          // the tangential part of the contact's history (force on i, ...)
     ge::CoulombContact c;
+    ge::CoulombCoupling coupling;
+    double relax;           // the share of its change a sweep applies (relaxation())
     ge::Vec3 force;         // the current friction force on i
     bool stick;
     bool counted;           // run setup: the last step counted this kick's dissipation
@@ -62,7 +64,9 @@ class FixCoulombFrictionExact : public Fix {
 
   int nmax;
   double **total;         // per atom (owned and ghost): force 0..2, torque 3..5
-  double **increment;     // per ghost atom: what the sweeps added, for reverse communication
+  double **received;      // per ghost atom: its totals as last forwarded; the sweeps' increments
+                          // to it are total - received
+  double wall_side[6];    // the totals a wall contact writes its (unused) partner's share to
   double *inv_mass, *inv_inertia;    // 0 for bodies that do not move under forces
   double *holders;        // per atom: how many copies of it contacts act on (count_holders)
   enum { COMM_TOTALS = 0, COMM_HOLDERS = 1 };
@@ -83,9 +87,11 @@ class FixCoulombFrictionExact : public Fix {
   void gather_contacts(double tau, bool setup);
   void gather_wall_contacts(double tau, bool setup);
   bool start_contact(Contact &k, bool setup);
-  ge::Vec3 rate_of(const Contact &k) const;
+  double *totals_of_j(const Contact &k);
+  ge::Vec3 rate_of(const Contact &k);
   double solve(bool setup);
-  void add(const Contact &k, const ge::Vec3 &change, int nlocal);
+  double sweep();
+  void add(const Contact &k, const ge::Vec3 &change);
   void exchange_totals();
   void count_holders();
   double relaxation(const Contact &k) const;

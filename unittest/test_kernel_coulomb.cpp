@@ -455,6 +455,75 @@ TEST(CoulombKernel, ReducedMassIsTheTangentialResponse)
   }
 }
 
+// The sweeps' forms (spec 3.4) against the definitions: the coupled rate equals
+// rate0 + P_n(a_i - a_j) with a = ftm2v (f/m + (T/I) x r) written out here; the one-pass update
+// equals coulomb_update() of that rate; coulomb_add_pair() equals the force dF at P on i and -dF on
+// j with their torques r x F. Random bodies (some immovable or not turning), ftm2v != 1, caps
+// that make about half of the contacts slide.
+TEST(CoulombKernel, SweepFormsMatchTheDefinitions)
+{
+  std::mt19937 rng(11);
+  auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  const double ftm2v = 2.5;
+  int sliding = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    CoulombBody i, j;
+    i.radius = mat.R * uniform(0.5, 1.5);
+    j.radius = mat.R * uniform(0.5, 1.5);
+    i.inv_mass = 1.0 / (mat.m * uniform(0.2, 2.2));
+    j.inv_mass = trial % 5 == 0 ? 0.0 : 1.0 / (mat.m * uniform(0.2, 2.2));
+    i.inv_inertia = trial % 7 == 0 ? 0.0 : i.inv_mass / (0.4 * i.radius * i.radius);
+    j.inv_inertia = j.inv_mass / (0.4 * j.radius * j.radius);
+    const Vec3 n = random_unit(rng);
+    j.x = random_vec(rng, mat.R);
+    i.x = j.x + (0.99 * (i.radius + j.radius)) * n;
+    i.v = random_vec(rng, 1.0);
+    j.v = random_vec(rng, 1.0);
+    i.omega = random_vec(rng, 100.0);
+    j.omega = random_vec(rng, 100.0);
+    const CoulombContact c = coulomb_sphere_contact(i, j, 1.0, mat.dt, CoulombKinematics::Geometric);
+    const CoulombCoupling k =
+        coulomb_coupling(c, i.inv_mass, i.inv_inertia, j.inv_mass, j.inv_inertia, ftm2v);
+    double ti[6], tj[6];
+    for (int m = 0; m < 6; ++m) {
+      ti[m] = uniform(-0.1, 0.1);
+      tj[m] = uniform(-0.1, 0.1);
+    }
+    const Vec3 a_i = ftm2v * (i.inv_mass * vec3(ti) + cross(i.inv_inertia * vec3(ti + 3), c.r_i));
+    const Vec3 a_j = ftm2v * (j.inv_mass * vec3(tj) + cross(j.inv_inertia * vec3(tj + 3), c.r_j));
+    const Vec3 rate = c.rate0 + project_onto_plane(a_i - a_j, c.normal);
+    const Vec3 coupled = coulomb_rate(c, k, ti, tj);
+    EXPECT_LE(norm(coupled - rate), 1e-14 * norm(rate));
+    EXPECT_NEAR(k.mass, 1.0 / (ftm2v * c.inv_mt), 1e-15 * k.mass);
+
+    CoulombContact capped = c;
+    capped.cap = uniform(0.0, 2.0) * norm(rate) / (ftm2v * c.inv_mt);
+    const Vec3 force = project_onto_plane(random_vec(rng, 0.5 * capped.cap), c.normal);
+    bool stick_definition = false, stick_one_pass = false;
+    const Vec3 by_definition = coulomb_update(capped, k, force, rate, stick_definition);
+    const Vec3 one_pass = coulomb_update(capped, k, force, ti, tj, stick_one_pass);
+    EXPECT_LE(norm(one_pass - by_definition), 1e-13 * (norm(by_definition) + norm(force)));
+    EXPECT_EQ(stick_one_pass, stick_definition);
+    sliding += stick_definition ? 0 : 1;
+
+    const Vec3 dF = project_onto_plane(random_vec(rng, 0.01), c.normal);
+    double ti_pair[6], tj_pair[6], ti_each[6], tj_each[6];
+    std::copy(ti, ti + 6, ti_pair);
+    std::copy(tj, tj + 6, tj_pair);
+    std::copy(ti, ti + 6, ti_each);
+    std::copy(tj, tj + 6, tj_each);
+    coulomb_add_pair(c, ti_pair, tj_pair, dF);
+    coulomb_add_to(ti_each, c.r_i, dF);
+    coulomb_add_to(tj_each, c.r_j, -dF);
+    for (int m = 0; m < 6; ++m) {
+      EXPECT_NEAR(ti_pair[m], ti_each[m], 1e-16);
+      EXPECT_NEAR(tj_pair[m], tj_each[m], 1e-16);
+    }
+  }
+  EXPECT_GT(sliding, 300);
+  EXPECT_LT(sliding, 700);
+}
+
 // ================================================================================================
 // 2. One dimension: the rule table of spec 1.7 and the Filippov/Lagrange construction of 1.4-1.6
 

@@ -172,11 +172,17 @@ GE_INLINE CoulombCoupling coulomb_coupling(const CoulombContact &c, double inv_m
 // Totals of one particle: force (0..2) and torque (3..5), in LAMMPS' force units.
 // The rate that would remain at the contact, s = v_t/tau + a_t, with a_t from the totals
 // (which include this contact's current friction).
+GE_INLINE Vec3 coulomb_relative_acceleration(const CoulombContact &c, const CoulombCoupling &k,
+                                             const double *total_i, const double *total_j)
+{
+  return k.w_i * vec3(total_i) - k.w_j * vec3(total_j) -
+      cross(k.q_i * vec3(total_i + 3) + k.q_j * vec3(total_j + 3), c.normal);
+}
+
 GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const CoulombCoupling &k,
                             const double *total_i, const double *total_j)
 {
-  const Vec3 a_rel = k.w_i * vec3(total_i) - k.w_j * vec3(total_j) -
-      cross(k.q_i * vec3(total_i + 3) + k.q_j * vec3(total_j + 3), c.normal);
+  const Vec3 a_rel = coulomb_relative_acceleration(c, k, total_i, total_j);
   return c.rate0 + project_onto_plane(a_rel, c.normal);
 }
 
@@ -208,6 +214,17 @@ GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const CoulombCoupling &k,
   return coulomb_project(trial, c.cap, stick);
 }
 
+// The same from the totals in one pass: F_c - m (rate0 + P_n a_rel), with F_c and rate0 in the
+// plane, is projected onto it once (what coulomb_update(c, k, F_c, coulomb_rate(...)) gives, to
+// roundoff, with less work in the sweeps).
+GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const CoulombCoupling &k, const Vec3 &force,
+                              const double *total_i, const double *total_j, bool &stick)
+{
+  const Vec3 a_rel = coulomb_relative_acceleration(c, k, total_i, total_j);
+  const Vec3 trial = project_onto_plane(force - k.mass * (c.rate0 + a_rel), c.normal);
+  return coulomb_project(trial, c.cap, stick);
+}
+
 GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const Vec3 &force, const Vec3 &rate,
                               double ftm2v, bool &stick)
 {
@@ -227,6 +244,26 @@ GE_INLINE void coulomb_add_to(double *total, const Vec3 &branch, const Vec3 &for
   total[3] += t.x;
   total[4] += t.y;
   total[5] += t.z;
+}
+
+// A change dF of the friction of contact c into the totals of both bodies: torques
+// r_i x dF = -rho_i n x dF on i and r_j x (-dF) = -rho_j n x dF on j.
+GE_INLINE void coulomb_add_pair(const CoulombContact &c, double *total_i, double *total_j,
+                                const Vec3 &change)
+{
+  const Vec3 turn = cross(c.normal, change);
+  total_i[0] += change.x;
+  total_i[1] += change.y;
+  total_i[2] += change.z;
+  total_i[3] -= c.rho_i * turn.x;
+  total_i[4] -= c.rho_i * turn.y;
+  total_i[5] -= c.rho_i * turn.z;
+  total_j[0] -= change.x;
+  total_j[1] -= change.y;
+  total_j[2] -= change.z;
+  total_j[3] -= c.rho_j * turn.x;
+  total_j[4] -= c.rho_j * turn.y;
+  total_j[5] -= c.rho_j * turn.z;
 }
 
 // The stored force of the previous step as the start of this step's sweeps (spec 3.3): onto the

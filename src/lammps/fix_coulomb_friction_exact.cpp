@@ -153,7 +153,7 @@ void FixCoulombFrictionExact::set_mobility(int nall)
   }
 }
 
-ge::CoulombBody FixCoulombFrictionExact::body(int k) const
+inline ge::CoulombBody FixCoulombFrictionExact::body(int k) const
 {
   ge::CoulombBody b;
   b.x = ge::vec3(atom->x[k]);
@@ -188,12 +188,15 @@ void FixCoulombFrictionExact::gather_contacts(double tau, bool setup)
       if (!PairGranularExact::is_coulomb(lw)) continue;
       double *state = &history->firstvalue[i][ge::LINEAR_HISTORY_SIZE * jj] + ge::CS_TANGENTIAL;
       const double cap = lw.cat.tangential.mu * state[ge::TS_CF_FN];
-      Contact k;
+      Contact &k = contacts.emplace_back();    // (filled in place: it is large)
       k.i = i;
       k.j = j;
       k.state = state;
-      k.c = ge::coulomb_sphere_contact(body(i), body(j), cap, tau, settings.kinematics);
-      if (start_contact(k, setup)) contacts.push_back(k);
+      if (moves_under_forces(i) || moves_under_forces(j))
+        k.c = ge::coulomb_sphere_contact(body(i), body(j), cap, tau, settings.kinematics);
+      else
+        k.c = ge::CoulombContact{};    // (inv_mt 0: nothing to solve)
+      if (!start_contact(k, setup)) contacts.pop_back();
     }
   }
   gather_wall_contacts(tau, setup);
@@ -242,13 +245,13 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
       if (!(mask[i] & wall->groupbit)) continue;
       const FixWallGranExact::Touch t = wall->touch(i);
       if (!t.touching) continue;
-      Contact k;
+      Contact &k = contacts.emplace_back();
       k.i = i;
       k.j = -1;
       k.state = wall->history[i] + ge::CS_TANGENTIAL;
       k.c = ge::coulomb_wall_contact(body(i), t.normal, t.overlap, wall->normal_rate(i, t),
                                      mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
-      if (start_contact(k, setup)) contacts.push_back(k);
+      if (!start_contact(k, setup)) contacts.pop_back();
     }
   }
 }
@@ -263,8 +266,7 @@ double *FixCoulombFrictionExact::totals_of_j(const Contact &k)
 // the friction on i acts at the contact point; -change on j
 void FixCoulombFrictionExact::add(const Contact &k, const Vec3 &change)
 {
-  ge::coulomb_add_to(total[k.i], k.c.r_i, change);
-  ge::coulomb_add_to(totals_of_j(k), k.c.r_j, -change);
+  ge::coulomb_add_pair(k.c, total[k.i], totals_of_j(k), change);
 }
 
 // the rate s = v_t/tau + a_t that would remain at the contact with the current totals
@@ -298,7 +300,7 @@ void FixCoulombFrictionExact::count_holders()
 double FixCoulombFrictionExact::relaxation(const Contact &k) const
 {
   auto copies = [&](int a) {
-    return (a >= 0 && (inv_mass[a] > 0.0 || inv_inertia[a] > 0.0)) ? holders[a] : 1.0;
+    return (a >= 0 && moves_under_forces(a)) ? holders[a] : 1.0;
   };
   const double n = std::fmax(copies(k.i), copies(k.j));
   return n > 1.0 ? 1.0 / n : 1.0;
@@ -365,12 +367,10 @@ double FixCoulombFrictionExact::sweep()
   double largest = 0.0;    // squared
   for (Contact &k : contacts) {
     double *total_i = total[k.i], *total_j = totals_of_j(k);
-    const Vec3 rate = ge::coulomb_rate(k.c, k.coupling, total_i, total_j);
-    const Vec3 projected = ge::coulomb_update(k.c, k.coupling, k.force, rate, k.stick);
+    const Vec3 projected = ge::coulomb_update(k.c, k.coupling, k.force, total_i, total_j, k.stick);
     const Vec3 change = k.relax * (projected - k.force);
     k.force = k.force + change;
-    ge::coulomb_add_to(total_i, k.c.r_i, change);
-    ge::coulomb_add_to(total_j, k.c.r_j, -change);
+    ge::coulomb_add_pair(k.c, total_i, total_j, change);
     const double relative2 = ge::dot(change, change) / (k.c.cap * k.c.cap);
     if (relative2 > largest) largest = relative2;
   }

@@ -84,6 +84,7 @@ class FixCoulombFrictionExact : public Fix {
   void grow_arrays();
   void set_mobility(int nall);
   ge::CoulombBody body(int k) const;
+  bool moves_under_forces(int k) const { return inv_mass[k] > 0.0 || inv_inertia[k] > 0.0; }
   void gather_contacts(double tau, bool setup);
   void gather_wall_contacts(double tau, bool setup);
   bool start_contact(Contact &k, bool setup);

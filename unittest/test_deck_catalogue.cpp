@@ -655,7 +655,7 @@ comm_modify vel yes
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4 wall soft", "soft"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4 wall 1e7 0.7", "wall nu = 0.7 must be in (-1, 0.5]"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4 wall rigid", "only applies to the 'hertz' normal model"},
-      {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4 wiggle", "unexpected argument 'wiggle'"},
+      {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4 rotate", "unexpected argument 'rotate'"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall rigid", "does not support 'tangential jaeger' yet"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder -1", "zcylinder R = -1 must be > 0"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder 2", "zcylinder needs non-periodic x and y"},

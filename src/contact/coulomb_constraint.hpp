@@ -144,16 +144,32 @@ GE_INLINE CoulombContact coulomb_sphere_contact(const CoulombBody &i, const Coul
                          kinematics);
 }
 
-// A sphere on a wall at rest (spec 2.1 "Wall contact"): the partner is immovable and does not
-// turn; n from the wall to the sphere, n_dot = 0 for a plane; the gap to the wall grows at
-// n . v_i, so rho_i = R_i - overlap/2 grows at half that.
+// A sphere on a wall (spec 2.1 "Wall contact"): the partner is immovable and does not turn; n
+// from the wall to the sphere, n_dot = 0 for a plane. The wall's material point at P moves at
+// v_wall and its velocity changes by a_wall tau over the kick (a wiggled or sheared wall; the
+// wall does not respond to forces); the gap to the wall grows at n . (v_i - v_wall), so
+// rho_i = R_i - overlap/2 grows at half that.
+GE_INLINE CoulombContact coulomb_moving_wall_contact(const CoulombBody &i, const Vec3 &n,
+                                                     double overlap, const Vec3 &n_dot,
+                                                     const Vec3 &v_wall, const Vec3 &a_wall,
+                                                     double cap, double tau,
+                                                     CoulombKinematics kinematics)
+{
+  CoulombBody wall;
+  wall.v = v_wall;
+  CoulombContact c = coulomb_contact(i, wall, n, i.radius - 0.5 * overlap, 0.0, n_dot,
+                                     0.5 * dot(n, i.v - v_wall), cap, tau, kinematics);
+  c.rate0 = c.rate0 - project_onto_plane(a_wall, n);
+  return c;
+}
+
+// A wall at rest.
 GE_INLINE CoulombContact coulomb_wall_contact(const CoulombBody &i, const Vec3 &n, double overlap,
                                               const Vec3 &n_dot, double cap, double tau,
                                               CoulombKinematics kinematics)
 {
-  const CoulombBody wall;
-  return coulomb_contact(i, wall, n, i.radius - 0.5 * overlap, 0.0, n_dot, 0.5 * dot(n, i.v),
-                         cap, tau, kinematics);
+  const Vec3 zero{0, 0, 0};
+  return coulomb_moving_wall_contact(i, n, overlap, n_dot, zero, zero, cap, tau, kinematics);
 }
 
 GE_INLINE CoulombCoupling coulomb_coupling(const CoulombContact &c, double inv_mass_i,

@@ -249,8 +249,14 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
       k.i = i;
       k.j = -1;
       k.state = wall->history[i] + ge::CS_TANGENTIAL;
-      k.c = ge::coulomb_wall_contact(body(i), t.normal, t.overlap, wall->normal_rate(i, t),
-                                     mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
+      // the wall's velocity at the time of the velocities (the half step; the full step at
+      // run setup) and its exact change over the kick, to t + dt/2
+      const double dt = update->dt, now = wall->elapsed();
+      const double from = setup ? now : now - 0.5 * dt;
+      const auto start = wall->point_motion(t, from), end = wall->point_motion(t, now + 0.5 * dt);
+      k.c = ge::coulomb_moving_wall_contact(body(i), t.normal, t.overlap, wall->normal_rate(i, t),
+                                            start.velocity, (1.0 / tau) * (end.velocity - start.velocity),
+                                            mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
       if (!start_contact(k, setup)) contacts.pop_back();
     }
   }

@@ -5,9 +5,11 @@
 #include "fix_wall_gran_exact.h"
 
 #include "atom.h"
+#include "comm.h"
 #include "domain.h"
 #include "error.h"
 #include "force.h"
+#include "math_const.h"
 #include "memory.h"
 #include "update.h"
 
@@ -20,6 +22,7 @@
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
+using MathConst::MY_PI;
 using ge::Vec3;
 
 namespace {
@@ -28,8 +31,8 @@ static_assert(ge::CATALOGUE_STATE_SIZE <= HISTORY, "the catalogue state must fit
 
 const char *const USAGE =
     "fix ID group wall/gran/exact <law words of pair_coeff> xplane|yplane|zplane <lo> <hi> | "
-    "zcylinder <R> [wall rigid | wall <E> <nu>] (lo or hi may be NULL; 'wall' is required with "
-    "'hertz')";
+    "zcylinder <R> [wall rigid | wall <E> <nu>] [wiggle x|y|z <amplitude> <period> | shear "
+    "x|y|z <velocity>] (lo or hi may be NULL; 'wall' is required with 'hertz')";
 
 bool is_wallstyle(const char *word)
 {
@@ -94,9 +97,28 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     if (domain->periodicity[wallstyle])
       error->all(FLERR, "Fix wall/gran/exact {} in a periodic dimension", style);
   }
-  apply_wall_material(narg, arg, iarg);
+  bool material_given = false;
+  motion = MOTION_NONE;
+  motion_axis = 0;
+  amplitude = angular_frequency = shear_velocity = 0.0;
+  while (iarg < narg) {
+    if (strcmp(arg[iarg], "wall") == 0) {
+      iarg = apply_wall_material(narg, arg, iarg + 1);
+      material_given = true;
+    } else if (strcmp(arg[iarg], "wiggle") == 0 || strcmp(arg[iarg], "shear") == 0) {
+      iarg = parse_motion(narg, arg, iarg);
+    } else {
+      error->all(FLERR, "Incorrect fix wall/gran/exact: unexpected argument '{}'; usage: {}",
+                 arg[iarg], USAGE);
+    }
+  }
+  if (law.normal == PairGranularExact::NORMAL_HERTZ && !material_given)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: the 'hertz' law needs the wall's material: "
+                      "'wall rigid' or 'wall <E> <nu>'");
+  time_origin = update->ntimestep;
 
   restart_peratom = 1;
+  restart_global = 1;
   vector_flag = 1;
   size_vector = 5;
   extvector = 1;
@@ -116,22 +138,11 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
    LAMMPS' wall/gran takes the particle's material for the wall, half the rigid Ebar.
 ------------------------------------------------------------------------- */
 
-void FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
+int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
 {
-  const bool hertz = law.normal == PairGranularExact::NORMAL_HERTZ;
-  if (iarg == narg) {
-    if (hertz)
-      error->all(FLERR, "Incorrect fix wall/gran/exact: the 'hertz' law needs the wall's material: "
-                        "'wall rigid' or 'wall <E> <nu>'");
-    return;
-  }
-  if (strcmp(arg[iarg], "wall") != 0)
-    error->all(FLERR, "Incorrect fix wall/gran/exact: unexpected argument '{}'; usage: {}",
-               arg[iarg], USAGE);
-  if (!hertz)
+  if (law.normal != PairGranularExact::NORMAL_HERTZ)
     error->all(FLERR, "Incorrect fix wall/gran/exact: 'wall' (the wall's material) only applies "
                       "to the 'hertz' normal model");
-  iarg++;
   if (iarg == narg) error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
   const double E = law.hertz.E_i, nu = law.hertz.nu_i;
   if (strcmp(arg[iarg], "rigid") == 0) {
@@ -151,9 +162,103 @@ void FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
     law.cat.gbar = ge::hertz_effective_shear_modulus(law.hertz);
     law.cat.nubar = 0.5 * (nu + nu_w);
   }
-  if (iarg != narg)
-    error->all(FLERR, "Incorrect fix wall/gran/exact: unexpected argument '{}'; usage: {}",
-               arg[iarg], USAGE);
+  return iarg;
+}
+
+/* ----------------------------------------------------------------------
+   wall motion, as LAMMPS' fix wall/gran: `wiggle dim A period` moves the wall along dim by
+   A (1 - cos(2 pi t/period)) (a plane's position changes only when dim is its normal; a
+   cylinder wiggles along z); `shear dim v` moves a plane along dim (in its plane) at v, and
+   turns the cylinder about z with surface speed v (dim x or y: clockwise seen from +z for
+   v > 0) or slides it along z (dim z). t counts from the step the fix was defined.
+------------------------------------------------------------------------- */
+
+int FixWallGranExact::parse_motion(int narg, char **arg, int iarg)
+{
+  const std::string keyword = arg[iarg];
+  const bool wiggle = keyword == "wiggle";
+  const int nargs = wiggle ? 4 : 3;
+  if (motion != MOTION_NONE)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: one wall motion at most ('wiggle' or 'shear')");
+  if (iarg + nargs > narg)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: {} expects {}", keyword,
+               wiggle ? "<x|y|z> <amplitude> <period>" : "<x|y|z> <velocity>");
+  const std::string dim = arg[iarg + 1];
+  if (dim != "x" && dim != "y" && dim != "z")
+    error->all(FLERR, "Incorrect fix wall/gran/exact: {} direction '{}' must be x, y or z", keyword, dim);
+  motion_axis = dim[0] - 'x';
+  if (wiggle) {
+    motion = MOTION_WIGGLE;
+    amplitude = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+    const double period = utils::numeric(FLERR, arg[iarg + 3], false, lmp);
+    if (!(period > 0.0))
+      error->all(FLERR, "Incorrect fix wall/gran/exact: wiggle period = {} must be > 0", period);
+    angular_frequency = 2.0 * MY_PI / period;
+    if (wallstyle == ZCYLINDER && motion_axis != 2)
+      error->all(FLERR, "Incorrect fix wall/gran/exact: a zcylinder wiggles along z only");
+  } else {
+    motion = MOTION_SHEAR;
+    shear_velocity = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+    if (wallstyle != ZCYLINDER && motion_axis == wallstyle)
+      error->all(FLERR, "Incorrect fix wall/gran/exact: shear direction {} is the normal of the "
+                        "plane; a plane shears along its surface", dim);
+  }
+  return iarg + nargs;
+}
+
+// the wall's motion at `elapsed` time units after its origin
+FixWallGranExact::Motion FixWallGranExact::motion_at(double elapsed) const
+{
+  Motion m;
+  double v = 0.0, a = 0.0;
+  if (motion == MOTION_WIGGLE) {
+    const double phase = angular_frequency * elapsed;
+    m.shift = amplitude * (1.0 - std::cos(phase));
+    v = amplitude * angular_frequency * std::sin(phase);
+    a = amplitude * angular_frequency * angular_frequency * std::cos(phase);
+  } else if (motion == MOTION_SHEAR) {
+    v = shear_velocity;
+  }
+  double vv[3] = {0.0, 0.0, 0.0}, aa[3] = {0.0, 0.0, 0.0};
+  vv[motion_axis] = v;
+  aa[motion_axis] = a;
+  m.velocity = ge::vec3(vv);
+  m.acceleration = ge::vec3(aa);
+  return m;
+}
+
+// time since the origin at the current positions
+double FixWallGranExact::elapsed() const
+{
+  return static_cast<double>(update->ntimestep - time_origin) * update->dt;
+}
+
+bool FixWallGranExact::rotating_cylinder() const
+{
+  return wallstyle == ZCYLINDER && motion == MOTION_SHEAR && motion_axis != 2;
+}
+
+/* ----------------------------------------------------------------------
+   the velocity and acceleration of the wall's material point at atom i's contact (t from
+   touch(i)) at `elapsed`, and the wall's spin: a translating wall moves as a whole; the turning
+   cylinder moves its surface at the shear speed along -e_z x e_r (its centripetal acceleration
+   is along the normal and has no tangential effect, and is left out)
+------------------------------------------------------------------------- */
+
+FixWallGranExact::PointMotion FixWallGranExact::point_motion(const Touch &t, double when) const
+{
+  PointMotion p;
+  if (rotating_cylinder()) {
+    const Vec3 radial = -1.0 * t.normal;    // e_r at the atom
+    const Vec3 along = ge::cross(radial, Vec3{0.0, 0.0, 1.0});    // clockwise seen from +z
+    p.velocity = shear_velocity * along;
+    p.spin = Vec3{0.0, 0.0, -shear_velocity / cylradius};
+    return p;
+  }
+  const Motion m = motion_at(when);
+  p.velocity = m.velocity;
+  p.acceleration = m.acceleration;
+  return p;
 }
 
 FixWallGranExact::~FixWallGranExact()
@@ -204,8 +309,11 @@ FixWallGranExact::Touch FixWallGranExact::touch(int i) const
     if (radius - gap <= 0.0 || rxy == 0.0) return t;
     t.normal = Vec3{-x[0] / rxy, -x[1] / rxy, 0.0};
   } else {
-    const double d_lo = lo_set ? x[wallstyle] - lo : INFINITY;
-    const double d_hi = hi_set ? hi - x[wallstyle] : INFINITY;
+    // a plane wiggled along its normal is displaced by the wiggle
+    const double shift =
+        (motion == MOTION_WIGGLE && motion_axis == wallstyle) ? motion_at(elapsed()).shift : 0.0;
+    const double d_lo = lo_set ? x[wallstyle] - (lo + shift) : INFINITY;
+    const double d_hi = hi_set ? (hi + shift) - x[wallstyle] : INFINITY;
     const bool at_lo = d_lo < d_hi;
     gap = at_lo ? d_lo : d_hi;
     double n[3] = {0.0, 0.0, 0.0};
@@ -232,9 +340,9 @@ Vec3 FixWallGranExact::normal_rate(int i, const Touch &t) const
 }
 
 /* ----------------------------------------------------------------------
-   one sphere-wall contact: the pair law with the wall as partner j (R_j, m_j -> infinity, at
-   rest, not rotating); the contact frame turns with half the sphere's spin, the limit of the
-   sphere-sphere frame (omega_i + omega_j)/2
+   one sphere-wall contact: the pair law with the wall as partner j (R_j, m_j -> infinity,
+   moving as its wiggle or shear says); the contact frame turns with half the sum of the
+   sphere's and the wall's spin, the limit of the sphere-sphere frame (omega_i + omega_j)/2
 ------------------------------------------------------------------------- */
 
 void FixWallGranExact::contact(int i, const Touch &t, bool advance)
@@ -244,8 +352,10 @@ void FixWallGranExact::contact(int i, const Touch &t, bool advance)
   const Vec3 n = t.normal;
   const Vec3 w = ge::vec3(atom->omega[i]);
   const double lever = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
-  const ge::LinearStep s =
-      ge::step_from_velocities(n, t.overlap, ge::vec3(atom->v[i]), lever * w, 0.5 * w, dt);
+  // the wall's motion at the middle of the step, the time of the sphere's velocity
+  const PointMotion wall = point_motion(t, elapsed() - 0.5 * dt);
+  const ge::LinearStep s = ge::step_from_velocities(n, t.overlap, ge::vec3(atom->v[i]) - wall.velocity,
+                                                    lever * w, 0.5 * (w + wall.spin), dt);
   double *h = history[i];
 
   Vec3 fn_vec, ft, moment{0, 0, 0};
@@ -311,6 +421,21 @@ void FixWallGranExact::post_force(int /*vflag*/)
     }
     contact(i, t, advance);
   }
+}
+
+// the origin of the wall's motion (the step it was defined at)
+void FixWallGranExact::write_restart(FILE *fp)
+{
+  if (comm->me != 0) return;
+  const double origin = static_cast<double>(time_origin);
+  const int size = sizeof(double);
+  fwrite(&size, sizeof(int), 1, fp);
+  fwrite(&origin, sizeof(double), 1, fp);
+}
+
+void FixWallGranExact::restart(char *buf)
+{
+  time_origin = static_cast<bigint>(*reinterpret_cast<double *>(buf));
 }
 
 // [1-3] force of the wall on the group, [4] wall contacts, [5] elastic normal energy

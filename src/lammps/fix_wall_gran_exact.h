@@ -36,6 +36,8 @@ class FixWallGranExact : public Fix {
   void setup(int) override;
   void post_force(int) override;
   double compute_vector(int) override;
+  void write_restart(FILE *) override;
+  void restart(char *) override;
   double memory_usage() override;
 
   void grow_arrays(int) override;
@@ -58,6 +60,23 @@ class FixWallGranExact : public Fix {
   bool lo_set, hi_set;
   double cylradius;
   double **history;         // per-atom wall-contact state (HISTORY doubles)
+
+  // motion (wiggle or shear, parse_motion())
+  enum { MOTION_NONE = 0, MOTION_WIGGLE = 1, MOTION_SHEAR = 2 };
+  int motion, motion_axis;
+  double amplitude, angular_frequency, shear_velocity;
+  bigint time_origin;       // the step at which the wall's motion starts (kept in restarts)
+  struct Motion {           // of the wall as a whole
+    double shift = 0.0;     // displacement along motion_axis
+    ge::Vec3 velocity{0, 0, 0}, acceleration{0, 0, 0};
+  };
+  struct PointMotion {      // of the wall's material point at a contact
+    ge::Vec3 velocity{0, 0, 0}, acceleration{0, 0, 0}, spin{0, 0, 0};
+  };
+  int parse_motion(int narg, char **arg, int iarg);
+  Motion motion_at(double elapsed) const;
+  double elapsed() const;
+  bool rotating_cylinder() const;
   double totals[5];         // wall force on the group (3), contacts, elastic normal energy
   double totals_all[5];
   bool totals_summed;
@@ -69,7 +88,8 @@ class FixWallGranExact : public Fix {
   };
   Touch touch(int i) const;
   ge::Vec3 normal_rate(int i, const Touch &t) const;
-  void apply_wall_material(int narg, char **arg, int iarg);
+  PointMotion point_motion(const Touch &t, double when) const;
+  int apply_wall_material(int narg, char **arg, int iarg);
   void contact(int i, const Touch &t, bool advance);
 };
 

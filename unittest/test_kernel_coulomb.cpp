@@ -402,6 +402,26 @@ TEST(CoulombKernel, ReducedMassClosedForms)
   EXPECT_NEAR(dot(cs.normal, dir), 1.0, 1e-15);    // n from j to i
 }
 
+// Two touching spheres of random sizes, masses, positions and motion; j is immovable on every
+// 5th trial, i does not turn on every 7th.
+void random_touching_pair(std::mt19937 &rng, int trial, CoulombBody &i, CoulombBody &j)
+{
+  auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  i.radius = mat.R * uniform(0.5, 1.5);
+  j.radius = mat.R * uniform(0.5, 1.5);
+  i.inv_mass = 1.0 / (mat.m * uniform(0.2, 2.2));
+  j.inv_mass = trial % 5 == 0 ? 0.0 : 1.0 / (mat.m * uniform(0.2, 2.2));
+  i.inv_inertia = trial % 7 == 0 ? 0.0 : i.inv_mass / (0.4 * i.radius * i.radius);
+  j.inv_inertia = j.inv_mass / (0.4 * j.radius * j.radius);
+  const Vec3 n = random_unit(rng);
+  j.x = random_vec(rng, mat.R);
+  i.x = j.x + (0.99 * (i.radius + j.radius)) * n;
+  i.v = random_vec(rng, 1.0);
+  j.v = random_vec(rng, 1.0);
+  i.omega = random_vec(rng, 100.0);
+  j.omega = random_vec(rng, 100.0);
+}
+
 // The Delassus diagonal block W_cc = P_n/m_t (spec 3.5): a friction increment dF at P (on i, -dF on
 // j) changes the contact rate by exactly inv_mt dF in every tangent direction (isotropic for
 // spheres: (r x e).I^-1.(r x e) = rho^2/I), and a normal force changes no tangential rate (no
@@ -411,19 +431,7 @@ TEST(CoulombKernel, ReducedMassIsTheTangentialResponse)
   std::mt19937 rng(7);
   for (int trial = 0; trial < 200; ++trial) {
     CoulombBody i, j;
-    i.radius = mat.R * (0.5 + std::uniform_real_distribution<double>(0, 1)(rng));
-    j.radius = mat.R * (0.5 + std::uniform_real_distribution<double>(0, 1)(rng));
-    i.inv_mass = 1.0 / (mat.m * (0.2 + std::uniform_real_distribution<double>(0, 2)(rng)));
-    j.inv_mass = trial % 5 == 0 ? 0.0 : 1.0 / (mat.m * (0.2 + std::uniform_real_distribution<double>(0, 2)(rng)));
-    i.inv_inertia = trial % 7 == 0 ? 0.0 : i.inv_mass / (0.4 * i.radius * i.radius);
-    j.inv_inertia = j.inv_mass / (0.4 * j.radius * j.radius);
-    const Vec3 n = random_unit(rng);
-    j.x = random_vec(rng, mat.R);
-    i.x = j.x + (0.99 * (i.radius + j.radius)) * n;
-    i.v = random_vec(rng, 1.0);
-    j.v = random_vec(rng, 1.0);
-    i.omega = random_vec(rng, 100.0);
-    j.omega = random_vec(rng, 100.0);
+    random_touching_pair(rng, trial, i, j);
     const CoulombContact c = coulomb_sphere_contact(i, j, 1.0, mat.dt, CoulombKinematics::Geometric);
 
     double ti[6], tj[6];
@@ -468,19 +476,7 @@ TEST(CoulombKernel, SweepFormsMatchTheDefinitions)
   int sliding = 0;
   for (int trial = 0; trial < 1000; ++trial) {
     CoulombBody i, j;
-    i.radius = mat.R * uniform(0.5, 1.5);
-    j.radius = mat.R * uniform(0.5, 1.5);
-    i.inv_mass = 1.0 / (mat.m * uniform(0.2, 2.2));
-    j.inv_mass = trial % 5 == 0 ? 0.0 : 1.0 / (mat.m * uniform(0.2, 2.2));
-    i.inv_inertia = trial % 7 == 0 ? 0.0 : i.inv_mass / (0.4 * i.radius * i.radius);
-    j.inv_inertia = j.inv_mass / (0.4 * j.radius * j.radius);
-    const Vec3 n = random_unit(rng);
-    j.x = random_vec(rng, mat.R);
-    i.x = j.x + (0.99 * (i.radius + j.radius)) * n;
-    i.v = random_vec(rng, 1.0);
-    j.v = random_vec(rng, 1.0);
-    i.omega = random_vec(rng, 100.0);
-    j.omega = random_vec(rng, 100.0);
+    random_touching_pair(rng, trial, i, j);
     const CoulombContact c = coulomb_sphere_contact(i, j, 1.0, mat.dt, CoulombKinematics::Geometric);
     const CoulombCoupling k =
         coulomb_coupling(c, i.inv_mass, i.inv_inertia, j.inv_mass, j.inv_inertia, ftm2v);

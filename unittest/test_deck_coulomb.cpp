@@ -177,6 +177,36 @@ TEST(DeckCoulomb, TetrahedronHoldsExactlyAboveItsFrictionThreshold)
   std::printf("  mu_c = %.5f, mobilised at mu = 0.6: %.5f\n", mu_c, ratio);
 }
 
+// The pair's contact stress sum_c l (x) f (global vector 7-15) includes the friction: on the
+// resting tetrahedron the three top contacts carry the top sphere's weight, so its zz component is
+// (z_top - z_base) m g, and with no other torque on the top sphere the sum is symmetric. The
+// normal forces alone carry only part of the weight (the friction is mobilised at mu_c).
+TEST(DeckCoulomb, ContactStressIncludesTheFriction)
+{
+  deck::Lammps lmp;
+  lmp.command("variable mu index 0.6\ninclude " +
+              deck::source_path("unittest/decks/in.coulomb_tetrahedron") + R"(
+compute         stress all pair granular/exact
+variable        height equal z[4]-z[1]
+thermo_style    custom step c_stress[15] c_stress[8] c_stress[10] c_stress[9] c_stress[13] c_stress[12] c_stress[14]
+)" + run_for(0.3));
+  auto component = [&](int k) {
+    return lmp.variable("s" + std::to_string(k));
+  };
+  lmp.command("variable s15 equal c_stress[15]\nvariable s8 equal c_stress[8]\nvariable s10 equal "
+              "c_stress[10]\nvariable s9 equal c_stress[9]\nvariable s13 equal c_stress[13]\n"
+              "variable s12 equal c_stress[12]\nvariable s14 equal c_stress[14]");
+  const double weight = lmp.variable("m") * 9.81, height = lmp.variable("height");
+  const double zz = component(15), scale = height * weight;
+  std::printf("  zz %.12e, (z_top - z_base) m g %.12e; antisymmetric xy %.1e xz %.1e yz %.1e\n", zz,
+              scale, component(8) - component(10), component(9) - component(13),
+              component(12) - component(14));
+  EXPECT_NEAR(zz, scale, 1e-9 * scale);
+  EXPECT_NEAR(component(8), component(10), 1e-9 * scale);
+  EXPECT_NEAR(component(9), component(13), 1e-9 * scale);
+  EXPECT_NEAR(component(12), component(14), 1e-9 * scale);
+}
+
 // The friction must see every other force (spec 3.1): a force fix defined after the pair style,
 // and after a first run, is still balanced by static friction below the limit, and beyond it
 // the sphere slides at (F - mu m g)/m. The friction's dissipation total survives the friction

@@ -401,6 +401,9 @@ void FixCoulombFrictionExact::finish(double tau, int vflag)
   v_init(vflag);
   n_contacts = n_stuck = max_stuck_slip = dissipation_rate = 0.0;
   double dissipation = 0.0;
+  // on the steps the pair tallies its global vector, its contact stress includes the friction
+  // (its dissipated work does not: that of the friction is this fix's scalar)
+  const bool pair_tallies = pair->eflag_global != 0;
   for (const Contact &k : contacts) {
     ge::store(k.force, k.state + ge::TS_CF_FORCE);
     k.state[ge::TS_CF_SLIDING] = k.stick ? 0.0 : 1.0;
@@ -412,6 +415,9 @@ void FixCoulombFrictionExact::finish(double tau, int vflag)
       max_stuck_slip = std::fmax(max_stuck_slip, ge::norm(k.c.v_t));
     }
     if (!k.counted) dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate_of(k), tau);
+    if (pair_tallies && k.j >= 0)
+      pair->add_branch_force_product(1.0, ge::vec3(x[k.i]) - ge::vec3(x[k.j]), k.force,
+                                     pair->pvector + 6);
     if (vflag_global && k.j >= 0) {    // (walls add no virial, as in LAMMPS' wall fixes)
       const Vec3 l = ge::vec3(x[k.i]) - ge::vec3(x[k.j]);    // branch vector, force on i
       const double w[6] = {l.x * k.force.x, l.y * k.force.y, l.z * k.force.z,

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -159,6 +160,23 @@ double max_relative_difference(const std::map<Key, std::vector<double>> &a,
 inline std::string source_path(const std::string &relative)
 {
   return std::string(GE_SOURCE_DIR) + "/" + relative;
+}
+
+// Full precision in input text (std::to_string prints 6 decimals: 2.956e-6 -> "0.000003").
+inline std::string num(double x)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.17g", x);
+  return buf;
+}
+
+// The start of the small SI decks: finite spheres in a closed box `block` (xlo xhi ylo yhi zlo
+// zhi) with `types` atom types, atoms addressable by tag, ghost velocities on.
+inline std::string si_sphere_box(const std::string &block, int types = 1)
+{
+  return "units si\natom_style sphere\natom_modify map array\nboundary f f f\n"
+         "comm_modify vel yes\nregion box block " + block + "\ncreate_box " +
+      std::to_string(types) + " box\n";
 }
 
 // Run build/lmp under mpiexec with a time limit; returns the exit status.

@@ -19,13 +19,7 @@ const std::string kWriteState = deck::source_path("unittest/decks/in.write_state
 // columns of the pair dump after the two ids: p7-p9 (tangential force on the first atom) are odd
 const std::vector<int> kOddPairColumns = {6, 7, 8};
 
-// Full precision in input text (std::to_string prints 6 decimals: 2.956e-6 -> "0.000003").
-inline std::string num(double x)
-{
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.17g", x);
-  return buf;
-}
+using deck::num;
 
 inline void write_state(deck::Lammps &lmp, const std::string &out)
 {

@@ -44,15 +44,7 @@ Collision head_on(const std::string &coeffs, double dt, double t_end)
 {
   deck::Lammps lmp;
   const double gap = 1.0e-8;
-  lmp.command(R"(
-units           si
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -5e-3 5e-3 -5e-3 5e-3 -5e-3 5e-3
-create_box      2 box
-)");
+  lmp.command(deck::si_sphere_box("-5e-3 5e-3 -5e-3 5e-3 -5e-3 5e-3", 2));
   lmp.command("create_atoms 1 single " + num(-kRadius - gap / 2) + " 0 0");
   lmp.command("create_atoms 2 single " + num(kRadius + gap / 2) + " 0 0");
   lmp.command("set group all diameter " + num(2 * kRadius) + "\nset group all density " +
@@ -183,16 +175,8 @@ TangentialLoad drive_tangentially(const std::string &law, int forward, int total
 {
   const double overlap = 1.0e-6, d = 2 * kRadius - overlap, speed = 0.35, dt = 1.0e-9;
   deck::Lammps lmp;
-  lmp.command(R"(
-units           si
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -5e-3 5e-3 -5e-3 5e-3 -5e-3 5e-3
-create_box      1 box
-create_atoms    1 single 0 0 0
-)");
+  lmp.command(deck::si_sphere_box("-5e-3 5e-3 -5e-3 5e-3 -5e-3 5e-3") +
+              "create_atoms 1 single 0 0 0\n");
   lmp.command("create_atoms 1 single " + num(d) + " 0 0");
   lmp.command("set group all diameter " + num(2 * kRadius) + "\nset group all density " +
               num(kDensity));
@@ -406,14 +390,7 @@ class SpunPair {
  public:
   explicit SpunPair(const std::string &law)
   {
-    lmp_.command(R"(
-units           si
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -5e-3 5e-3 -5e-3 5e-3 -5e-3 5e-3
-create_box      1 box
+    lmp_.command(deck::si_sphere_box("-5e-3 5e-3 -5e-3 5e-3 -5e-3 5e-3") + R"(
 create_atoms    1 single 0 0 0
 create_atoms    1 single 1.999e-3 0 0
 set             group all diameter 2e-3
@@ -503,15 +480,7 @@ WallImpact wall_impact(const std::string &law, const std::string &wall_options, 
 {
   deck::Lammps lmp;
   const double gap = 1.0e-8;
-  lmp.command(R"(
-units           si
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -5e-2 5e-2 -5e-3 5e-3 -5e-3 5e-3
-create_box      1 box
-)");
+  lmp.command(deck::si_sphere_box("-5e-2 5e-2 -5e-3 5e-3 -5e-3 5e-3"));
   lmp.command("create_atoms 1 single 0 0 " + num(kRadius + gap));
   lmp.command("set group all diameter " + num(2 * kRadius) + "\nset group all density " +
               num(kDensity));

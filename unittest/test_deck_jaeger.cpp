@@ -11,12 +11,7 @@
 
 namespace {
 
-std::string num(double x)
-{
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.17g", x);
-  return buf;
-}
+using deck::num;
 
 // SI parameter set of jaeger.md section 7.1: r = 1 mm spheres, G = 30 GPa, nu = 0.25, mu = 0.4;
 // press to N0 = 10 N, then raise T and N proportionally (dT/dN = beta = 0.6) to N1 = 25 N and
@@ -53,15 +48,7 @@ class TwoSpheres {
  public:
   explicit TwoSpheres(const MindlinDeresiewicz &md) : md_(md)
   {
-    lmp_.command(R"(
-units           si
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -0.01 0.01 -0.01 0.01 -0.01 0.01
-create_box      1 box
-)");
+    lmp_.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01"));
     // start just out of contact; the first step presses to delta(N0) with no tangential shift
     lmp_.command("create_atoms 1 single 0 0 0\ncreate_atoms 1 single 0 0 " + num(2.0 * md.r));
     lmp_.command(R"(

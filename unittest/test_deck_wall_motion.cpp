@@ -16,28 +16,14 @@ constexpr double kKn = 1e4;           // N/m
 constexpr double kG = 9.81;
 const double kMass = kDensity * 4.0 / 3.0 * M_PI * kR * kR * kR;
 
-std::string num(double x)
-{
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.17g", x);
-  return buf;
-}
+using deck::num;
 
 // One sphere at (0, 0, z) with velocity (vx, 0, 0) over the floor z = 0 with `law`, gravity on;
 // `wall_motion` is appended to the wall fix. `integrate`: the sphere moves (else it is held).
 std::string sphere_on_floor(const std::string &law, double z, double vx,
                             const std::string &wall_motion, bool integrate = true)
 {
-  return R"(
-units           si
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -1 1 -0.1 0.1 -0.05 0.1
-create_box      1 box
-create_atoms    1 single 0 0 )" +
-      num(z) + "\nset group all diameter " + num(2 * kR) + "\nset group all density " +
+  return deck::si_sphere_box("-1 1 -0.1 0.1 -0.05 0.1") + "create_atoms 1 single 0 0 " + num(z) + "\nset group all diameter " + num(2 * kR) + "\nset group all density " +
       num(kDensity) + "\nvelocity all set " + num(vx) +
       " 0 0\npair_style granular/exact\npair_coeff * * " + law +
       "\nfix floor all wall/gran/exact " + law + " zplane 0 NULL " + wall_motion +
@@ -167,15 +153,7 @@ TEST(DeckWallMotion, TurningCylinderDragsAlongItsSurface)
   const double Rc = 0.05, overlap = 1e-4, mu = 0.4, v = 0.2;
   deck::Lammps lmp;
   const std::string law = "hooke " + num(kKn) + " tangential sliding " + num(mu);
-  lmp.command(R"(
-units           si
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -0.1 0.1 -0.1 0.1 -0.1 0.1
-create_box      1 box
-)");
+  lmp.command(deck::si_sphere_box("-0.1 0.1 -0.1 0.1 -0.1 0.1"));
   lmp.command("create_atoms 1 single " + num(Rc - kR + overlap) + " 0 0\nset group all diameter " +
               num(2 * kR) + "\nset group all density " + num(kDensity) +
               "\npair_style granular/exact\npair_coeff * * " + law +

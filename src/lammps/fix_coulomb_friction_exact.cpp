@@ -241,19 +241,21 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
   const int *mask = atom->mask;
   for (FixWallGranExact *wall : walls) {
     const double mu = wall->contact_law().cat.tangential.mu;
+    const double shift = wall->plane_shift();
+    // the wall's motion at the time of the velocities (the half step; the full step at run
+    // setup) and at t + dt/2: its exact change over the kick
+    const double dt = update->dt, now = wall->elapsed();
+    const auto from = wall->motion_at(setup ? now : now - 0.5 * dt);
+    const auto to = wall->motion_at(now + 0.5 * dt);
     for (int i = 0; i < atom->nlocal; i++) {
       if (!(mask[i] & wall->groupbit)) continue;
-      const FixWallGranExact::Touch t = wall->touch(i);
+      const FixWallGranExact::Touch t = wall->touch(i, shift);
       if (!t.touching) continue;
       Contact &k = contacts.emplace_back();
       k.i = i;
       k.j = -1;
       k.state = wall->history[i] + ge::CS_TANGENTIAL;
-      // the wall's velocity at the time of the velocities (the half step; the full step at
-      // run setup) and its exact change over the kick, to t + dt/2
-      const double dt = update->dt, now = wall->elapsed();
-      const double from = setup ? now : now - 0.5 * dt;
-      const auto start = wall->point_motion(t, from), end = wall->point_motion(t, now + 0.5 * dt);
+      const auto start = wall->point_motion(t, from), end = wall->point_motion(t, to);
       k.c = ge::coulomb_moving_wall_contact(body(i), t.normal, t.overlap, wall->normal_rate(i, t),
                                             start.velocity, (1.0 / tau) * (end.velocity - start.velocity),
                                             mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
@@ -415,11 +417,10 @@ void FixCoulombFrictionExact::finish(double tau, int vflag)
       max_stuck_slip = std::fmax(max_stuck_slip, ge::norm(k.c.v_t));
     }
     if (!k.counted) dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate_of(k), tau);
-    if (pair_tallies && k.j >= 0)
-      pair->add_branch_force_product(1.0, ge::vec3(x[k.i]) - ge::vec3(x[k.j]), k.force,
-                                     pair->pvector + 6);
-    if (vflag_global && k.j >= 0) {    // (walls add no virial, as in LAMMPS' wall fixes)
-      const Vec3 l = ge::vec3(x[k.i]) - ge::vec3(x[k.j]);    // branch vector, force on i
+    if (k.j < 0) continue;    // walls: no virial (as in LAMMPS' wall fixes), no pair stress
+    const Vec3 l = ge::vec3(x[k.i]) - ge::vec3(x[k.j]);    // branch vector, force on i
+    if (pair_tallies) pair->add_branch_force_product(1.0, l, k.force, pair->pvector + 6);
+    if (vflag_global) {
       const double w[6] = {l.x * k.force.x, l.y * k.force.y, l.z * k.force.z,
                            l.x * k.force.y, l.x * k.force.z, l.y * k.force.z};
       for (int m = 0; m < 6; m++) virial[m] += w[m];

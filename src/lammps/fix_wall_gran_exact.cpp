@@ -239,13 +239,15 @@ bool FixWallGranExact::rotating_cylinder() const
 }
 
 /* ----------------------------------------------------------------------
-   the velocity and acceleration of the wall's material point at atom i's contact (t from
-   touch(i)) at `elapsed`, and the wall's spin: a translating wall moves as a whole; the turning
-   cylinder moves its surface at the shear speed along -e_z x e_r (its centripetal acceleration
-   is along the normal and has no tangential effect, and is left out)
+   the velocity and acceleration of the wall's material point at a contact (t from touch()),
+   given the motion of the wall as a whole at that time (motion_at()), and the wall's spin: a
+   translating wall moves as a whole; the turning cylinder moves its surface at the shear speed
+   along -e_z x e_r (its centripetal acceleration is along the normal and has no tangential
+   effect, and is left out)
 ------------------------------------------------------------------------- */
 
-FixWallGranExact::PointMotion FixWallGranExact::point_motion(const Touch &t, double when) const
+FixWallGranExact::PointMotion FixWallGranExact::point_motion(const Touch &t,
+                                                             const Motion &whole) const
 {
   PointMotion p;
   if (rotating_cylinder()) {
@@ -255,9 +257,8 @@ FixWallGranExact::PointMotion FixWallGranExact::point_motion(const Touch &t, dou
     p.spin = Vec3{0.0, 0.0, -shear_velocity / cylradius};
     return p;
   }
-  const Motion m = motion_at(when);
-  p.velocity = m.velocity;
-  p.acceleration = m.acceleration;
+  p.velocity = whole.velocity;
+  p.acceleration = whole.acceleration;
   return p;
 }
 
@@ -297,7 +298,13 @@ void FixWallGranExact::setup(int vflag)
    is nearer; the cylinder from inside (normal towards the axis)
 ------------------------------------------------------------------------- */
 
-FixWallGranExact::Touch FixWallGranExact::touch(int i) const
+// the displacement of the planes now: a plane wiggled along its normal moves with the wiggle
+double FixWallGranExact::plane_shift() const
+{
+  return (motion == MOTION_WIGGLE && motion_axis == wallstyle) ? motion_at(elapsed()).shift : 0.0;
+}
+
+FixWallGranExact::Touch FixWallGranExact::touch(int i, double shift) const
 {
   const double *x = atom->x[i];
   const double radius = atom->radius[i];
@@ -309,9 +316,6 @@ FixWallGranExact::Touch FixWallGranExact::touch(int i) const
     if (radius - gap <= 0.0 || rxy == 0.0) return t;
     t.normal = Vec3{-x[0] / rxy, -x[1] / rxy, 0.0};
   } else {
-    // a plane wiggled along its normal is displaced by the wiggle
-    const double shift =
-        (motion == MOTION_WIGGLE && motion_axis == wallstyle) ? motion_at(elapsed()).shift : 0.0;
     const double d_lo = lo_set ? x[wallstyle] - (lo + shift) : INFINITY;
     const double d_hi = hi_set ? (hi + shift) - x[wallstyle] : INFINITY;
     const bool at_lo = d_lo < d_hi;
@@ -345,15 +349,14 @@ Vec3 FixWallGranExact::normal_rate(int i, const Touch &t) const
    sphere's and the wall's spin, the limit of the sphere-sphere frame (omega_i + omega_j)/2
 ------------------------------------------------------------------------- */
 
-void FixWallGranExact::contact(int i, const Touch &t, bool advance)
+void FixWallGranExact::contact(int i, const Touch &t, bool advance, const Motion &mid_step)
 {
   const double dt = update->dt;
   const double radius = atom->radius[i];
   const Vec3 n = t.normal;
   const Vec3 w = ge::vec3(atom->omega[i]);
   const double lever = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
-  // the wall's motion at the middle of the step, the time of the sphere's velocity
-  const PointMotion wall = point_motion(t, elapsed() - 0.5 * dt);
+  const PointMotion wall = point_motion(t, mid_step);
   const ge::LinearStep s = ge::step_from_velocities(n, t.overlap, ge::vec3(atom->v[i]) - wall.velocity,
                                                     lever * w, 0.5 * (w + wall.spin), dt);
   double *h = history[i];
@@ -412,14 +415,17 @@ void FixWallGranExact::post_force(int /*vflag*/)
   const int *mask = atom->mask;
   for (double &t : totals) t = 0.0;
   totals_summed = false;
+  const double shift = plane_shift();
+  // the wall's motion at the middle of the step, the time of the spheres' velocities
+  const Motion mid_step = motion_at(elapsed() - 0.5 * update->dt);
   for (int i = 0; i < atom->nlocal; i++) {
     if (!(mask[i] & groupbit)) continue;
-    const Touch t = touch(i);
+    const Touch t = touch(i, shift);
     if (!t.touching) {
       for (int k = 0; k < HISTORY; k++) history[i][k] = 0.0;    // the contact has ended
       continue;
     }
-    contact(i, t, advance);
+    contact(i, t, advance, mid_step);
   }
 }
 

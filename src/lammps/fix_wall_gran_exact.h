@@ -86,11 +86,12 @@ class FixWallGranExact : public Fix {
     ge::Vec3 normal;        // unit normal from the wall to the atom
     double overlap;
   };
-  Touch touch(int i) const;
+  Touch touch(int i, double shift) const;
+  double plane_shift() const;
   ge::Vec3 normal_rate(int i, const Touch &t) const;
-  PointMotion point_motion(const Touch &t, double when) const;
+  PointMotion point_motion(const Touch &t, const Motion &whole) const;
   int apply_wall_material(int narg, char **arg, int iarg);
-  void contact(int i, const Touch &t, bool advance);
+  void contact(int i, const Touch &t, bool advance, const Motion &mid_step);
 };
 
 }    // namespace LAMMPS_NS

@@ -788,6 +788,17 @@ TEST(JaegerKernel, FrameInitialization)
   jaeger_to_local(q, jaeger_to_global(q, 0.3, -0.7), t);
   EXPECT_NEAR(t[0], 0.3, 3e-16);
   EXPECT_NEAR(t[1], -0.7, 3e-16);
+  // n = +-e3 (walls, stacked spheres): the axes are exactly orthogonal to n, so a pure normal
+  // movement has no tangential part at all
+  for (const double nz : {1.0, -1.0}) {
+    const Vec3 n{0.0, 0.0, nz};
+    jaeger_frame_init(q, n);
+    const Vec3 a = jaeger_frame_axis1(q), b = jaeger_frame_axis2(q);
+    EXPECT_EQ(dot(a, n), 0.0);
+    EXPECT_EQ(dot(b, n), 0.0);
+    EXPECT_EQ(norm(cross(a, b) - n), 0.0);
+    EXPECT_EQ(norm(jaeger_frame_normal(q) - n), 0.0);
+  }
 }
 
 namespace {

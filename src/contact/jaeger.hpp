@@ -413,6 +413,16 @@ GE_INLINE Vec3 jaeger_frame_normal(const double q[4])
 // n near -e3, where acos loses digits).
 GE_INLINE void jaeger_frame_init(double q[4], const Vec3 &n)
 {
+  // a normal along +-e3 (horizontal walls, vertical contacts) takes the exact frame: through the
+  // Euler angles, n = -e3 has cos(pi/2) = 6e-17 in q, so the normal leaked into axis 1 at 1e-16
+  // and a pure normal press gave a tangential force of round-off size
+  if (n.x == 0.0 && n.y == 0.0) {
+    const bool up = n.z > 0.0;
+    q[0] = up ? 1.0 : 0.0;    // identity, or the half turn about e1 (axes e1, -e2, -e3)
+    q[1] = up ? 0.0 : 1.0;
+    q[2] = q[3] = 0.0;
+    return;
+  }
   const double alpha = std::atan2(n.y, n.x);
   const double beta = std::atan2(std::sqrt(n.x * n.x + n.y * n.y), n.z);
   const double ca = std::cos(0.5 * alpha), sa = std::sin(0.5 * alpha);

@@ -1,11 +1,13 @@
-// Shared by the deck tests that run the sheared packing (unittest/decks/in.sheared_packing):
-// writing, reading and comparing its state, and running it under mpirun.
+// Shared by the deck tests that run the packing decks (unittest/decks/in.sheared_packing,
+// in.wall_packing): writing, reading and comparing their state, running them under mpirun, and
+// the restart and MPI invariance check.
 #pragma once
 
 #include "deck_util.hpp"
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@ namespace packing {
 const std::string kDecks = deck::source_path("unittest/decks");
 const std::string kPacking = kDecks + "/in.sheared_packing";
 const std::string kLoadedPacking = kDecks + "/in.loaded_packing";
+const std::string kWallPacking = kDecks + "/in.wall_packing";
 const std::string kWriteState = deck::source_path("unittest/decks/in.write_state");
 // columns of the pair dump after the two ids: p7-p9 (tangential force on the first atom) are odd
 const std::vector<int> kOddPairColumns = {6, 7, 8};
@@ -102,6 +105,63 @@ inline State mpi_state(int ranks, const std::string &vars, const std::string &ou
   for (const auto &[id, row] : start)
     if (end.count(id)) *moved += (row[0] != end.at(id)[0]);
   return read_state(out);
+}
+
+// The contact law a packing deck runs with: the words of pair_coeff (and of the walls), the
+// history store (neigh|compact) and the walls' material words (in.wall_packing), if any.
+struct Law {
+  std::string contact, store, wall_material;
+};
+
+// LAMMPS commands that run `deck_file` (up to its `run`) with `law`
+inline std::string packing_commands(const std::string &deck_file, const Law &law,
+                                    const std::string &newton, int nsteps)
+{
+  return "variable newton index " + newton + "\nvariable nsteps index " + std::to_string(nsteps) +
+      "\nvariable contact index \"" + law.contact + "\"\nvariable history index " + law.store +
+      "\nvariable wall_material index \"" + law.wall_material + "\"\ninclude " + deck_file + "\n";
+}
+
+// For a law without velocity-dependent forces on the packing `deck_file`:
+// run 2n == run n + write_restart + read_restart + run n, to roundoff; `redefine` is what the
+// deck sets that a restart file does not hold. Then the deck under mpirun: serial == the
+// in-process run, and 4 ranks (atoms migrate) == serial. `inspect` sees the uninterrupted run.
+inline void expect_restart_and_mpi_invariance(const std::string &deck_file, const Law &law,
+                                              const std::string &redefine,
+                                              const std::string &prefix, int n,
+                                              const std::function<void(deck::Lammps &)> &inspect)
+{
+  {
+    deck::Lammps lmp;
+    lmp.command(packing_commands(deck_file, law, "on", n) + "run " + std::to_string(2 * n));
+    inspect(lmp);
+    write_state(lmp, prefix + "_uninterrupted");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(packing_commands(deck_file, law, "on", n) + "run " + std::to_string(n) +
+                "\nwrite_restart " + prefix + "_half.restart");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(restarted_packing(prefix + "_half.restart") + redefine + "\nrun " +
+                std::to_string(n));
+    write_state(lmp, prefix + "_restarted");
+  }
+  const State uninterrupted = read_state(prefix + "_uninterrupted");
+  expect_same_state(uninterrupted, read_state(prefix + "_restarted"), 1e-12,
+                    (prefix + ": restart vs uninterrupted").c_str());
+
+  const std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +
+      " -var contact \"" + law.contact + "\" -var history " + law.store +
+      " -var wall_material \"" + law.wall_material + "\"";
+  int moved = 0;
+  const State serial = mpi_state(1, vars, prefix + "_np1", &moved, deck_file);
+  const State parallel = mpi_state(4, vars, prefix + "_np4", &moved, deck_file);
+  std::printf("  4 ranks: %d atoms changed process\n", moved);
+  EXPECT_GT(moved, 10);
+  expect_same_state(uninterrupted, serial, 1e-12, (prefix + ": in-process vs mpirun serial").c_str());
+  expect_same_state(serial, parallel, 1e-10, (prefix + ": serial vs 4 ranks").c_str());
 }
 
 }    // namespace packing

@@ -306,55 +306,14 @@ namespace {
 const char *const kStatefulLaw = "hls 2000 0.8 tangential walton_braun 1600 0.4 rolling yade "
                                  "beta 0.5 eta 0.3 twisting yade kr 0.05 eta 0.1";
 
-const std::string kWallPacking = kDecks + "/in.wall_packing";
+// kStatefulLaw with LAMMPS' neighbour history
+const Law kStateful{kStatefulLaw, "neigh", ""};
 
-// a packing deck (in.sheared_packing, in.wall_packing) run with kStatefulLaw
+// a packing deck run with kStatefulLaw and the given store
 std::string stateful_packing(const std::string &deck_file, const std::string &newton, int nsteps,
                              const std::string &store)
 {
-  return "variable newton index " + newton + "\nvariable nsteps index " + std::to_string(nsteps) +
-      "\nvariable contact index \"" + kStatefulLaw + "\"\nvariable history index " + store +
-      "\ninclude " + deck_file + "\n";
-}
-
-// For kStatefulLaw (no velocity-dependent force) on the packing `deck_file`:
-// run 2n == run n + write_restart + read_restart + run n, to roundoff; `redefine` is what the
-// deck sets that a restart file does not hold. Then the deck under mpirun: serial == the
-// in-process run, and 4 ranks (atoms migrate) == serial. `inspect` sees the uninterrupted run.
-void expect_restart_and_mpi_invariance(const std::string &deck_file, const std::string &redefine,
-                                       const std::string &prefix, int n,
-                                       const std::function<void(deck::Lammps &)> &inspect)
-{
-  {
-    deck::Lammps lmp;
-    lmp.command(stateful_packing(deck_file, "on", n, "neigh") + "run " + std::to_string(2 * n));
-    inspect(lmp);
-    write_state(lmp, prefix + "_uninterrupted");
-  }
-  {
-    deck::Lammps lmp;
-    lmp.command(stateful_packing(deck_file, "on", n, "neigh") + "run " + std::to_string(n) +
-                "\nwrite_restart " + prefix + "_half.restart");
-  }
-  {
-    deck::Lammps lmp;
-    lmp.command(restarted_packing(prefix + "_half.restart") + redefine + "\nrun " +
-                std::to_string(n));
-    write_state(lmp, prefix + "_restarted");
-  }
-  const State uninterrupted = read_state(prefix + "_uninterrupted");
-  expect_same_state(uninterrupted, read_state(prefix + "_restarted"), 1e-12,
-                    (prefix + ": restart vs uninterrupted").c_str());
-
-  const std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +
-                           " -var contact \"" + kStatefulLaw + "\" -var history neigh";
-  int moved = 0;
-  const State serial = mpi_state(1, vars, prefix + "_np1", &moved, deck_file);
-  const State parallel = mpi_state(4, vars, prefix + "_np4", &moved, deck_file);
-  std::printf("  4 ranks: %d atoms changed process\n", moved);
-  EXPECT_GT(moved, 10);
-  expect_same_state(uninterrupted, serial, 1e-12, (prefix + ": in-process vs mpirun serial").c_str());
-  expect_same_state(serial, parallel, 1e-10, (prefix + ": serial vs 4 ranks").c_str());
+  return packing_commands(deck_file, Law{kStatefulLaw, store, ""}, newton, nsteps);
 }
 
 }    // namespace
@@ -378,7 +337,8 @@ TEST(DeckCatalogue, NewtonAndStoreInvariance)
 // run N + restart + run N == run 2N (no velocity-dependent force: to roundoff), serial == MPI.
 TEST(DeckCatalogue, RestartAndMpiInvariance)
 {
-  expect_restart_and_mpi_invariance(kPacking, "", "catalogue", 200, [](deck::Lammps &) {});
+  expect_restart_and_mpi_invariance(kPacking, kStateful, "", "catalogue", 200,
+                                    [](deck::Lammps &) {});
 }
 
 namespace {
@@ -587,7 +547,7 @@ TEST(DeckCatalogue, WallHistoryRestartAndMpiInvariance)
 {
   double wall_contacts = 0.0;
   expect_restart_and_mpi_invariance(
-      kWallPacking,
+      kWallPacking, kStateful,
       std::string("fix walls all wall/gran/exact ") + kStatefulLaw + " zplane 0 8\ntimestep 0.001",
       "wall", 300, [&](deck::Lammps &lmp) {
         auto *count = static_cast<double *>(
@@ -625,7 +585,9 @@ comm_modify vel yes
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4 wall 1e7 0.7", "wall nu = 0.7 must be in (-1, 0.5]"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4 wall rigid", "only applies to the 'hertz' normal model"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4 rotate", "unexpected argument 'rotate'"},
-      {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall rigid", "does not support 'tangential jaeger' yet"},
+      {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall rigid", "'tangential jaeger' needs a wall of the spheres' material (the Jaeger solution holds for elastically identical bodies): give 'wall 10000000 0.3'"},
+      {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall 1e7 0.25", "give 'wall 10000000 0.3'"},
+      {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4", "needs the wall's material"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder -1", "zcylinder R = -1 must be > 0"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder 2", "zcylinder needs non-periodic x and y"},
   };

@@ -17,11 +17,13 @@ using deck::num;
 // press to N0 = 10 N, then raise T and N proportionally (dT/dN = beta = 0.6) to N1 = 25 N and
 // back to N0.
 struct MindlinDeresiewicz {
+  // R: the averaged radius 2 r_p r_q/(r_p + r_q), r for two equal spheres, 2 r on a wall
+  explicit MindlinDeresiewicz(double averaged_radius = 1e-3) : R(averaged_radius) {}
   const double r = 1e-3, G = 30e9, nu = 0.25, mu = 0.4, beta = 0.6, N0 = 10.0, N1 = 25.0;
   const double E = 2.0 * G * (1.0 + nu);
   const double E_hat = 2.0 * G / (1.0 - nu);
   const double kappa = (2.0 - nu) / (2.0 * (1.0 - nu));
-  const double R = r;                                        // averaged radius of equal spheres
+  const double R;
   const double C_H = 4.0 / 3.0 * E_hat * std::sqrt(R);       // N = C_H delta^{3/2}
   double delta(double N) const { return std::cbrt((N / C_H) * (N / C_H)); }
   // the closed forms of the half-shift u(N) on both branches, and T(N)
@@ -109,37 +111,81 @@ thermo          1
   double delta_ = 0.0, u_ = 0.0;
 };
 
-}    // namespace
+// One sphere on a fixed plane wall z = 0 of its own material, driven by prescribed translation:
+// down by the overlap 2 delta, and along -x so that the wall moves along +x relative to it by
+// the shift 2 u. The wall's force on the sphere is (T, 0, N); its 6th value counts the stored
+// history vertices.
+class SphereOnWall {
+ public:
+  explicit SphereOnWall(const MindlinDeresiewicz &md)
+  {
+    lmp_.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01"));
+    lmp_.command("create_atoms 1 single 0 0 " + num(md.r));    // just out of contact
+    lmp_.command(R"(
+set             group all diameter 2e-3
+set             group all density 2500
+pair_style      granular/exact
+timestep        1e-6
+thermo          1
+)");
+    const std::string law =
+        "hertz " + num(md.E) + " " + num(md.nu) + " tangential jaeger " + num(md.mu);
+    lmp_.command("pair_coeff * * " + law);
+    lmp_.command("fix floor all wall/gran/exact " + law + " zplane 0 NULL wall " + num(md.E) +
+                 " " + num(md.nu));
+  }
+
+  void step_to(double delta, double u)
+  {
+    const double dt = 1e-6;
+    const double vz = -2.0 * (delta - delta_) / dt;
+    const double vx = -2.0 * (u - u_) / dt;
+    lmp_.command("fix drive all move linear " + num(vx) + " 0 " + num(vz) + "\nrun 1\nunfix drive");
+    delta_ = delta;
+    u_ = u;
+  }
+  double N() { return wall_force(2); }
+  double T() { return wall_force(0); }
+  double vertices() { return wall_force(5); }
+
+ private:
+  double wall_force(int k)
+  {
+    auto *v = static_cast<double *>(
+        lammps_extract_fix(lmp_.handle(), "floor", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, k, 0));
+    const double value = v ? *v : NAN;
+    lammps_free(v);
+    return value;
+  }
+  deck::Lammps lmp_;
+  double delta_ = 0.0, u_ = 0.0;
+};
 
 // The four large steps of Kuhn's Fig. 8a (N = 17.5, 25, 17.5, 10 N): each returns the exact T.
-TEST(DeckJaeger, MindlinDeresiewiczLargeSteps)
+template <class Contact> void expect_large_steps_exact(const MindlinDeresiewicz &md, Contact &c)
 {
-  const MindlinDeresiewicz md;
-  TwoSpheres pair(md);
-  pair.step_to(md.delta(md.N0), 0.0);
-  EXPECT_NEAR(pair.N() / md.N0, 1.0, 1e-12);
-  EXPECT_EQ(pair.T(), 0.0);
+  c.step_to(md.delta(md.N0), 0.0);
+  EXPECT_NEAR(c.N() / md.N0, 1.0, 1e-12);
+  EXPECT_EQ(c.T(), 0.0);
   const struct {
     double N;
     bool loading;
   } path[] = {{17.5, true}, {25.0, true}, {17.5, false}, {10.0, false}};
   for (const auto &s : path) {
     const double u = s.loading ? md.u_loading(s.N) : md.u_unloading(s.N);
-    pair.step_to(md.delta(s.N), u);
+    c.step_to(md.delta(s.N), u);
     const double T_exact = s.loading ? md.T_loading(s.N) : md.T_unloading(s.N);
-    std::printf("  N %5.2f: T %.12f N (closed form %.12f), history %g vertices\n", pair.N(),
-                pair.T(), T_exact, pair.vertices());
-    EXPECT_NEAR(pair.N() / s.N, 1.0, 1e-12);
-    EXPECT_NEAR(pair.T(), T_exact, 1e-9 * md.mu * s.N);
+    std::printf("  N %5.2f: T %.12f N (closed form %.12f), history %g vertices\n", c.N(),
+                c.T(), T_exact, c.vertices());
+    EXPECT_NEAR(c.N() / s.N, 1.0, 1e-12);
+    EXPECT_NEAR(c.T(), T_exact, 1e-9 * md.mu * s.N);
   }
 }
 
 // 2 x 100 small steps along the same path: exact at every step.
-TEST(DeckJaeger, MindlinDeresiewiczSmallSteps)
+template <class Contact> void expect_small_steps_exact(const MindlinDeresiewicz &md, Contact &c)
 {
-  const MindlinDeresiewicz md;
-  TwoSpheres pair(md);
-  pair.step_to(md.delta(md.N0), 0.0);
+  c.step_to(md.delta(md.N0), 0.0);
   const int n = 100;
   double worst = 0.0;
   for (int branch = 0; branch < 2; ++branch) {
@@ -148,14 +194,46 @@ TEST(DeckJaeger, MindlinDeresiewiczSmallSteps)
                                    : md.N1 - (md.N1 - md.N0) * k / n;
       const double u = branch == 0 ? md.u_loading(N) : md.u_unloading(N);
       const double T_exact = branch == 0 ? md.T_loading(N) : md.T_unloading(N);
-      pair.step_to(md.delta(N), u);
-      worst = std::fmax(worst, std::fabs(pair.T() - T_exact) / (md.mu * N));
+      c.step_to(md.delta(N), u);
+      worst = std::fmax(worst, std::fabs(c.T() - T_exact) / (md.mu * N));
     }
   }
   std::printf("  largest |T - closed form| / (mu N) over 200 steps: %.2e; final history %g "
               "vertices\n",
-              worst, pair.vertices());
+              worst, c.vertices());
   EXPECT_LE(worst, 1e-9);
+}
+
+}    // namespace
+
+TEST(DeckJaeger, MindlinDeresiewiczLargeSteps)
+{
+  const MindlinDeresiewicz md;
+  TwoSpheres pair(md);
+  expect_large_steps_exact(md, pair);
+}
+
+TEST(DeckJaeger, MindlinDeresiewiczSmallSteps)
+{
+  const MindlinDeresiewicz md;
+  TwoSpheres pair(md);
+  expect_small_steps_exact(md, pair);
+}
+
+// The same path against a plane wall of the sphere's material (fix wall/gran/exact): the
+// pair's closed form with R_q -> infinity, i.e. the averaged radius 2 r.
+TEST(DeckJaeger, WallMindlinDeresiewiczLargeSteps)
+{
+  const MindlinDeresiewicz md(2e-3);
+  SphereOnWall contact(md);
+  expect_large_steps_exact(md, contact);
+}
+
+TEST(DeckJaeger, WallMindlinDeresiewiczSmallSteps)
+{
+  const MindlinDeresiewicz md(2e-3);
+  SphereOnWall contact(md);
+  expect_small_steps_exact(md, contact);
 }
 
 namespace {
@@ -289,4 +367,28 @@ variable        n_max equal $(c_nmax)
       EXPECT_LE(bytes, 700.0);    // the issue's memory target for capacity 16
     }
   }
+}
+
+// Jaeger wall contacts (fix wall/gran/exact, per-atom records as long as their histories):
+// restart == uninterrupted run, and serial == 4 ranks while atoms and their records migrate.
+TEST(DeckJaeger, WallHistoryRestartAndMpiInvariance)
+{
+  const packing::Law law{kJaegerContact, "compact", "wall 2e4 0.3"};
+  double wall_contacts = 0.0, vertices = 0.0;
+  packing::expect_restart_and_mpi_invariance(
+      packing::kWallPacking, law,
+      "fix walls all wall/gran/exact " + kJaegerContact + " zplane 0 8 wall 2e4 0.3\ntimestep 0.001",
+      "jaeger_wall", 300, [&](deck::Lammps &lmp) {
+        for (int k : {3, 5}) {
+          auto *v = static_cast<double *>(
+              lammps_extract_fix(lmp.handle(), "walls", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, k, 0));
+          ASSERT_NE(v, nullptr);
+          (k == 3 ? wall_contacts : vertices) = *v;
+          lammps_free(v);
+        }
+      });
+  std::printf("  %g wall contacts holding %g history vertices at the end\n", wall_contacts,
+              vertices);
+  EXPECT_GT(wall_contacts, 20);
+  EXPECT_GT(vertices, 2 * wall_contacts);
 }

@@ -60,9 +60,6 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR, "Incorrect fix wall/gran/exact: missing wall style (xplane, yplane, zplane "
                       "or zcylinder); usage: {}", USAGE);
   law = pair->parse_law(style_at, arg, 3, "fix wall/gran/exact");
-  if (law.tangential == PairGranularExact::TANGENTIAL_JAEGER)
-    error->all(FLERR, "Fix wall/gran/exact does not support 'tangential jaeger' yet (its "
-                      "variable-length history is kept per neighbour, not per atom)");
 
   int iarg = style_at;
   const std::string style = arg[iarg++];
@@ -120,12 +117,13 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   restart_peratom = 1;
   restart_global = 1;
   vector_flag = 1;
-  size_vector = 5;
+  size_vector = NTOTALS;
   extvector = 1;
   global_freq = 1;
   totals_summed = false;
   for (double &t : totals) t = 0.0;
 
+  if (jaeger()) maxexchange_dynamic = 1;    // records migrate with their atoms, any length
   FixWallGranExact::grow_arrays(atom->nmax);
   atom->add_callback(Atom::GROW);
   atom->add_callback(Atom::RESTART);
@@ -145,6 +143,18 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
                       "to the 'hertz' normal model");
   if (iarg == narg) error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
   const double E = law.hertz.E_i, nu = law.hertz.nu_i;
+  if (jaeger()) {
+    // the Cattaneo-Mindlin solution (and the kernel) holds for elastically identical bodies
+    // only: a rigid wall couples the normal and tangential tractions (Dundurs' beta != 0)
+    const bool same = iarg + 2 <= narg && strcmp(arg[iarg], "rigid") != 0 &&
+        utils::numeric(FLERR, arg[iarg], false, lmp) == E &&
+        utils::numeric(FLERR, arg[iarg + 1], false, lmp) == nu;
+    if (!same)
+      error->all(FLERR, "Incorrect fix wall/gran/exact: 'tangential jaeger' needs a wall of the "
+                        "spheres' material (the Jaeger solution holds for elastically identical "
+                        "bodies): give 'wall {} {}'", E, nu);
+    return iarg + 2;
+  }
   if (strcmp(arg[iarg], "rigid") == 0) {
     iarg++;
     law.cat.normal.Ebar = ge::effective_modulus_rigid_wall(E, nu);
@@ -422,11 +432,32 @@ void FixWallGranExact::post_force(int /*vflag*/)
     if (!(mask[i] & groupbit)) continue;
     const Touch t = touch(i, shift);
     if (!t.touching) {
-      for (int k = 0; k < HISTORY; k++) history[i][k] = 0.0;    // the contact has ended
+      end_contact(i);
       continue;
     }
-    contact(i, t, advance, mid_step);
+    if (jaeger())
+      jaeger_contact(i, t, advance, mid_step);
+    else
+      contact(i, t, advance, mid_step);
   }
+  if (jaeger()) update_maxexchange();
+}
+
+// forget the state of atom i's wall contact (and give a Jaeger record's memory back)
+void FixWallGranExact::end_contact(int i)
+{
+  if (jaeger())
+    std::vector<double>().swap(jaeger_records[i]);
+  else
+    for (int k = 0; k < HISTORY; k++) history[i][k] = 0.0;
+}
+
+// the most doubles one local atom sends when it migrates
+void FixWallGranExact::update_maxexchange()
+{
+  int most = 1;
+  for (int i = 0; i < atom->nlocal; i++) most = MAX(most, per_atom_doubles(i));
+  maxexchange = most;
 }
 
 // the origin of the wall's motion (the step it was defined at)
@@ -444,11 +475,12 @@ void FixWallGranExact::restart(char *buf)
   time_origin = static_cast<bigint>(*reinterpret_cast<double *>(buf));
 }
 
-// [1-3] force of the wall on the group, [4] wall contacts, [5] elastic normal energy
+// [1-3] force of the wall on the group, [4] wall contacts, [5] elastic normal energy, [6] Jaeger
+// history vertices held
 double FixWallGranExact::compute_vector(int n)
 {
   if (!totals_summed) {
-    MPI_Allreduce(totals, totals_all, 5, MPI_DOUBLE, MPI_SUM, world);
+    MPI_Allreduce(totals, totals_all, NTOTALS, MPI_DOUBLE, MPI_SUM, world);
     totals_summed = true;
   }
   return totals_all[n];
@@ -456,43 +488,74 @@ double FixWallGranExact::compute_vector(int n)
 
 double FixWallGranExact::memory_usage()
 {
-  return (double) atom->nmax * HISTORY * sizeof(double);
+  if (!jaeger()) return (double) atom->nmax * HISTORY * sizeof(double);
+  double bytes = (double) jaeger_records.capacity() * sizeof(std::vector<double>);
+  for (const auto &rec : jaeger_records) bytes += (double) rec.capacity() * sizeof(double);
+  return bytes;
 }
 
 /* ---------------------------------------------------------------------- */
 
 void FixWallGranExact::grow_arrays(int nmax)
 {
-  memory->grow(history, nmax, HISTORY, "wall/gran/exact:history");
+  if (jaeger())
+    jaeger_records.resize(nmax);
+  else
+    memory->grow(history, nmax, HISTORY, "wall/gran/exact:history");
 }
 
-void FixWallGranExact::copy_arrays(int i, int j, int /*delflag*/)
+void FixWallGranExact::copy_arrays(int i, int j, int delflag)
 {
-  for (int k = 0; k < HISTORY; k++) history[j][k] = history[i][k];
+  if (!jaeger()) {
+    for (int k = 0; k < HISTORY; k++) history[j][k] = history[i][k];
+  } else if (delflag) {
+    jaeger_records[j].swap(jaeger_records[i]);    // i is deleted: its record moves
+  } else {
+    jaeger_records[j] = jaeger_records[i];
+  }
 }
 
 void FixWallGranExact::set_arrays(int i)
 {
-  for (int k = 0; k < HISTORY; k++) history[i][k] = 0.0;
+  end_contact(i);
+}
+
+// per atom: the linear and catalogue laws' HISTORY doubles, or a Jaeger record's length and
+// the record
+int FixWallGranExact::per_atom_doubles(int i) const
+{
+  return jaeger() ? 1 + static_cast<int>(jaeger_records[i].size()) : HISTORY;
 }
 
 int FixWallGranExact::pack_exchange(int i, double *buf)
 {
-  for (int k = 0; k < HISTORY; k++) buf[k] = history[i][k];
-  return HISTORY;
+  if (!jaeger()) {
+    for (int k = 0; k < HISTORY; k++) buf[k] = history[i][k];
+    return HISTORY;
+  }
+  const std::vector<double> &rec = jaeger_records[i];
+  buf[0] = static_cast<double>(rec.size());
+  for (size_t k = 0; k < rec.size(); k++) buf[k + 1] = rec[k];
+  return 1 + static_cast<int>(rec.size());
 }
 
 int FixWallGranExact::unpack_exchange(int nlocal, double *buf)
 {
-  for (int k = 0; k < HISTORY; k++) history[nlocal][k] = buf[k];
-  return HISTORY;
+  if (!jaeger()) {
+    for (int k = 0; k < HISTORY; k++) history[nlocal][k] = buf[k];
+    return HISTORY;
+  }
+  const int size = static_cast<int>(buf[0]);
+  jaeger_records[nlocal].assign(buf + 1, buf + 1 + size);
+  maxexchange = MAX(maxexchange, 1 + size);
+  return 1 + size;
 }
 
 int FixWallGranExact::pack_restart(int i, double *buf)
 {
-  buf[0] = HISTORY + 1;    // the count first: other fixes skip this block by it
-  for (int k = 0; k < HISTORY; k++) buf[k + 1] = history[i][k];
-  return HISTORY + 1;
+  const int size = per_atom_doubles(i);
+  buf[0] = size + 1;    // the count first: other fixes skip this block by it
+  return 1 + pack_exchange(i, buf + 1);
 }
 
 void FixWallGranExact::unpack_restart(int nlocal, int nth)
@@ -500,16 +563,17 @@ void FixWallGranExact::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
-  m++;
-  for (int k = 0; k < HISTORY; k++) history[nlocal][k] = extra[nlocal][m++];
+  unpack_exchange(nlocal, &extra[nlocal][m + 1]);
 }
 
-int FixWallGranExact::size_restart(int /*nlocal*/)
+int FixWallGranExact::size_restart(int nlocal)
 {
-  return HISTORY + 1;
+  return per_atom_doubles(nlocal) + 1;
 }
 
 int FixWallGranExact::maxsize_restart()
 {
-  return HISTORY + 1;
+  int most = 1;
+  for (int i = 0; i < atom->nlocal; i++) most = MAX(most, per_atom_doubles(i));
+  return most + 1;
 }

@@ -7,7 +7,8 @@
 
    The law is read by pair granular/exact's own parser (the pair style must be defined
    first). Per-atom wall-contact history (the state of the law) migrates with its atom and is
-   written to restart files.
+   written to restart files: a fixed block for the linear and catalogue laws, a record as long
+   as its history for the Jaeger law (freed when the contact ends).
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -21,6 +22,8 @@ FixStyle(wall/gran/exact,FixWallGranExact);
 
 #include "fix.h"
 #include "pair_granular_exact.h"
+
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -59,7 +62,14 @@ class FixWallGranExact : public Fix {
   double lo, hi;            // plane positions (lo_set/hi_set: given, not NULL)
   bool lo_set, hi_set;
   double cylradius;
-  double **history;         // per-atom wall-contact state (HISTORY doubles)
+  double **history;         // per-atom wall-contact state (HISTORY doubles), not for Jaeger
+  // `tangential jaeger`: per-atom record [count, state (JAEGER_STATE), vertices...], empty
+  // without a contact; the vertices are ge::JaegerVertex, room for (size - JAEGER_VERTICES)/4
+  std::vector<std::vector<double>> jaeger_records;
+  enum { JAEGER_COUNT = 0, JAEGER_STATE = 1, JAEGER_VERTICES = 1 + ge::JAEGER_STATE_SIZE + 1 };
+  bool jaeger() const { return law.tangential == PairGranularExact::TANGENTIAL_JAEGER; }
+  int per_atom_doubles(int i) const;    // what pack_exchange/pack_restart write for atom i
+  void update_maxexchange();
 
   // motion (wiggle or shear, parse_motion())
   enum { MOTION_NONE = 0, MOTION_WIGGLE = 1, MOTION_SHEAR = 2 };
@@ -77,8 +87,9 @@ class FixWallGranExact : public Fix {
   Motion motion_at(double elapsed) const;
   double elapsed() const;
   bool rotating_cylinder() const;
-  double totals[5];         // wall force on the group (3), contacts, elastic normal energy
-  double totals_all[5];
+  enum { NTOTALS = 6 };
+  double totals[NTOTALS];   // wall force on the group (3), contacts, elastic normal energy,
+  double totals_all[NTOTALS];    // Jaeger history vertices held
   bool totals_summed;
 
   struct Touch {            // the wall point nearest to atom i, seen from the atom
@@ -92,6 +103,8 @@ class FixWallGranExact : public Fix {
   PointMotion point_motion(const Touch &t, const Motion &whole) const;
   int apply_wall_material(int narg, char **arg, int iarg);
   void contact(int i, const Touch &t, bool advance, const Motion &mid_step);
+  void jaeger_contact(int i, const Touch &t, bool advance, const Motion &mid_step);
+  void end_contact(int i);
 };
 
 }    // namespace LAMMPS_NS

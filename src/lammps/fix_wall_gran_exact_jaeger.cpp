@@ -1,0 +1,97 @@
+/* ----------------------------------------------------------------------
+   GRANULAR-EXACT: fix wall/gran/exact, the Jaeger contact (hertz + tangential jaeger) against a
+   wall (the class is in fix_wall_gran_exact.h).
+
+   The wall is a half-space of the sphere's own material (the Cattaneo-Mindlin solution holds
+   for elastically identical bodies, jaeger.md section 1): the pair kernel with the wall as
+   partner q, R_q -> infinity. The averaged radius R = 2 R_p R_q/(R_p + R_q) -> 2 R_i, and both
+   bodies still take half of the overlap (identical compliance), so delta = overlap/2 and
+   N = (4/3) E^ sqrt(2 R_i) (overlap/2)^{3/2} = (4/3) E* sqrt(R_i) overlap^{3/2}, E* = E^/2.
+------------------------------------------------------------------------- */
+
+#include "fix_wall_gran_exact.h"
+
+#include "atom.h"
+#include "update.h"
+
+#include "contact/jaeger.hpp"
+
+using namespace LAMMPS_NS;
+using ge::Vec3;
+
+/* ----------------------------------------------------------------------
+   one sphere-wall Jaeger contact: the sphere is p (its record holds the state as seen from
+   it), the wall q; the normal p -> q points into the wall. The record grows by one vertex
+   before a step when full (to capacity + 1 at most), so the kernel never merges for lack of
+   room.
+------------------------------------------------------------------------- */
+
+void FixWallGranExact::jaeger_contact(int i, const Touch &t, bool advance, const Motion &mid_step)
+{
+  const double dt = update->dt;
+  const double radius = atom->radius[i];
+  const Vec3 n = -1.0 * t.normal;            // p -> q
+  const double delta = 0.5 * t.overlap;      // half-overlap
+  const Vec3 bp = (radius - delta) * n;      // to the contact point in the middle of the overlap
+  const Vec3 wp = ge::vec3(atom->omega[i]);
+  const PointMotion wall = point_motion(t, mid_step);
+  const Vec3 vrel = wall.velocity - (ge::vec3(atom->v[i]) + ge::cross(wp, bp));
+
+  ge::JaegerInput in;
+  in.normal = n;
+  in.delta = delta;
+  in.translation = dt * vrel;
+  in.mean_rotation = (0.5 * dt) * (wp + wall.spin);
+  in.R = 2.0 * radius;
+
+  std::vector<double> &rec = jaeger_records[i];
+  if (rec.empty()) rec.assign(JAEGER_VERTICES, 0.0);
+  constexpr int VERTEX_DOUBLES = sizeof(ge::JaegerVertex) / sizeof(double);
+  const int count = static_cast<int>(rec[JAEGER_COUNT]);
+  int room = (static_cast<int>(rec.size()) - JAEGER_VERTICES) / VERTEX_DOUBLES;
+  const int needed = ge::jaeger_room_needed(law.jaeger, count);
+  if (advance && room < needed) {
+    // double the room (amortised growth), within capacity + 1 when a capacity is set
+    room = needed > 2 * room ? needed : 2 * room;
+    if (law.jaeger.capacity > 0 && room > law.jaeger.capacity + 1) room = law.jaeger.capacity + 1;
+    if (room < needed) room = needed;
+    rec.resize(JAEGER_VERTICES + static_cast<size_t>(VERTEX_DOUBLES) * room, 0.0);
+  }
+  double *state = rec.data() + JAEGER_STATE;
+  ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(rec.data() + JAEGER_VERTICES),
+                            count, room};
+  ge::JaegerResult res;
+  if (advance) {
+    ge::jaeger_contact_step(law.jaeger, in, state, history, res);
+    rec[JAEGER_COUNT] = history.count;
+    state[ge::JAEGER_STATE_SIZE] = res.sliding ? 1.0 : 0.0;
+  } else {
+    ge::jaeger_current_force(law.jaeger, in, state, res);
+  }
+
+  // viscous terms, as for the pair: the normal force never attracts
+  double N = res.N;
+  Vec3 T = res.T;
+  if (law.damping == PairGranularExact::DAMPING_VISCOUS && dt > 0.0) {
+    N += law.linear.eta_n * (-ge::dot(vrel, n));
+    if (N < 0.0) N = 0.0;
+    T = T + law.linear.eta_t * ge::project_onto_plane(vrel, n);
+  }
+
+  // force on the wall q = N n - T (jaeger.md section 1); on the sphere the opposite
+  const Vec3 force_on_i = T - N * n;
+  const Vec3 torque_on_i = ge::cross(bp, force_on_i);
+  double *f = atom->f[i], *torque = atom->torque[i];
+  f[0] += force_on_i.x;
+  f[1] += force_on_i.y;
+  f[2] += force_on_i.z;
+  torque[0] += torque_on_i.x;
+  torque[1] += torque_on_i.y;
+  torque[2] += torque_on_i.z;
+  totals[0] += force_on_i.x;
+  totals[1] += force_on_i.y;
+  totals[2] += force_on_i.z;
+  totals[3] += 1.0;
+  totals[4] += 0.8 * res.N * delta;    // Hertz energy: int N d(2 delta) = (4/5) N delta
+  totals[5] += rec[JAEGER_COUNT];
+}

@@ -560,6 +560,61 @@ TEST(DeckCatalogue, WallHistoryRestartAndMpiInvariance)
   EXPECT_GT(wall_contacts, 20);
 }
 
+// The wall virial (fix_modify virial yes, off by default as for LAMMPS' fix wall): a sphere held
+// still against the inside of a cylinder by a constant force with a radial part F_r and a
+// tangential part F_t below the static limit. The branch vector runs from the wall point to the
+// centre, l = -(R - overlap) e_x, and the wall's force is (-F_r, -F_t, 0), so
+// W_xx = (R - overlap) F_r and W_xy = (R - overlap) F_t; the friction comes from the friction
+// fix (tangential coulomb, exact static friction on a non-rotating sphere) and enters both the
+// wall's virial and its force on the group (f_wall[2]).
+TEST(DeckCatalogue, WallVirialOfAHeldSphere)
+{
+  const double Rc = 5.0, radius = 0.5, kn = 1000.0, F_r = 10.0, F_t = 2.0;
+  const double x0 = Rc - radius + F_r / kn;    // at the overlap that balances F_r
+  const double volume = 12.0 * 12.0 * 2.0;
+  for (const char *modify : {"", "fix_modify wall virial yes"}) {
+    SCOPED_TRACE(modify);
+    deck::Lammps lmp;
+    lmp.command(R"(
+units           lj
+atom_style      sphere
+boundary        f f f
+comm_modify     vel yes
+region          box block -6 6 -6 6 -1 1
+create_box      1 box
+pair_style      granular/exact
+pair_coeff      * * hooke 1000 tangential coulomb 0.5
+)");
+    lmp.command("create_atoms 1 single " + num(x0) + " 0 0\nset group all diameter " +
+                num(2 * radius) + "\nfix wall all wall/gran/exact hooke " + num(kn) +
+                " tangential coulomb 0.5 zcylinder " + num(Rc) + "\n" + modify +
+                "\nfix push all addforce " + num(F_r) + " " + num(F_t) + " 0\nfix move all nve\n"
+                "compute p all pressure NULL virial\nthermo_style custom step c_p[1] c_p[4]\n"
+                "run 10");
+    auto *p = static_cast<double *>(
+        lammps_extract_compute(lmp.handle(), "p", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
+    ASSERT_NE(p, nullptr);
+    const double W_xx = p[0] * volume, W_xy = p[3] * volume;
+    const double x = static_cast<double **>(lammps_extract_atom(lmp.handle(), "x"))[0][0];
+    const double overlap = radius - (Rc - x), gap = radius - overlap;
+    std::printf("  %s: W_xx %.15g (expected %.15g), W_xy %.15g (expected %.15g)\n",
+                modify[0] ? "virial yes" : "default", W_xx, gap * kn * overlap, W_xy, gap * F_t);
+    // the wall's force on the group includes the friction that the friction fix applies
+    auto *fy = static_cast<double *>(
+        lammps_extract_fix(lmp.handle(), "wall", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, 1, 0));
+    ASSERT_NE(fy, nullptr);
+    EXPECT_NEAR(*fy / -F_t, 1.0, 1e-12);
+    lammps_free(fy);
+    if (!modify[0]) {
+      EXPECT_EQ(W_xx, 0.0);
+      EXPECT_EQ(W_xy, 0.0);
+    } else {
+      EXPECT_NEAR(W_xx / (gap * kn * overlap), 1.0, 1e-12);
+      EXPECT_NEAR(W_xy / (gap * F_t), 1.0, 1e-12);
+    }
+  }
+}
+
 // Every malformed fix wall/gran/exact stops with a message that says what is wrong.
 TEST(DeckCatalogue, BadWallFixIsRejected)
 {

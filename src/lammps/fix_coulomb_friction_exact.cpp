@@ -239,7 +239,8 @@ bool FixCoulombFrictionExact::start_contact(Contact &k, bool setup)
 void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
 {
   const int *mask = atom->mask;
-  for (FixWallGranExact *wall : walls) {
+  for (int w = 0; w < static_cast<int>(walls.size()); w++) {
+    FixWallGranExact *wall = walls[w];
     const double mu = wall->contact_law().cat.tangential.mu;
     const double shift = wall->plane_shift();
     // the wall's motion at the time of the velocities (the half step; the full step at run
@@ -253,7 +254,7 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
       if (!t.touching) continue;
       Contact &k = contacts.emplace_back();
       k.i = i;
-      k.j = -1;
+      k.j = -1 - w;    // a wall: which of them
       k.state = wall->history[i] + ge::CS_TANGENTIAL;
       const auto start = wall->point_motion(t, from), end = wall->point_motion(t, to);
       k.c = ge::coulomb_moving_wall_contact(body(i), t.normal, t.overlap, wall->normal_rate(i, t),
@@ -417,7 +418,10 @@ void FixCoulombFrictionExact::finish(double tau, int vflag)
       max_stuck_slip = std::fmax(max_stuck_slip, ge::norm(k.c.v_t));
     }
     if (!k.counted) dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate_of(k), tau);
-    if (k.j < 0) continue;    // walls: no virial (as in LAMMPS' wall fixes), no pair stress
+    if (k.j < 0) {    // a wall's friction: the wall fix's outputs, no pair stress
+      add_to_wall(k);
+      continue;
+    }
     const Vec3 l = ge::vec3(x[k.i]) - ge::vec3(x[k.j]);    // branch vector, force on i
     if (pair_tallies) pair->add_branch_force_product(1.0, l, k.force, pair->pvector + 6);
     if (vflag_global) {
@@ -428,6 +432,19 @@ void FixCoulombFrictionExact::finish(double tau, int vflag)
   }
   dissipated += dissipation;
   dissipation_rate = dissipation / tau;
+}
+
+// the friction of wall contact k in its wall fix's force on the group and in its virial (when
+// the wall fix has fix_modify virial yes)
+void FixCoulombFrictionExact::add_to_wall(const Contact &k)
+{
+  FixWallGranExact *wall = walls[-1 - k.j];
+  wall->totals[0] += k.force.x;
+  wall->totals[1] += k.force.y;
+  wall->totals[2] += k.force.z;
+  if (!wall->evflag) return;
+  const FixWallGranExact::Touch t = wall->touch(k.i, wall->plane_shift());
+  wall->tally_virial(k.i, t, k.force);
 }
 
 /* ---------------------------------------------------------------------- */

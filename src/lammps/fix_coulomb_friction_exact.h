@@ -50,7 +50,7 @@ class FixCoulombFrictionExact : public Fix {
 
  private:
   struct Contact {
-    int i, j;               // j = -1: a wall
+    int i, j;               // j < 0: a wall, walls[-1 - j]
     double *state;          // the tangential part of the contact's history (force on i, ...)
     ge::CoulombContact c;
     ge::CoulombCoupling coupling;
@@ -97,6 +97,7 @@ class FixCoulombFrictionExact : public Fix {
   void count_holders();
   double relaxation(const Contact &k) const;
   void finish(double tau, int vflag);
+  void add_to_wall(const Contact &k);
 };
 
 }    // namespace LAMMPS_NS

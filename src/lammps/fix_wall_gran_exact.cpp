@@ -116,6 +116,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
 
   restart_peratom = 1;
   restart_global = 1;
+  virial_global_flag = virial_peratom_flag = 1;    // with fix_modify virial yes, as fix wall
   vector_flag = 1;
   size_vector = NTOTALS;
   extvector = 1;
@@ -417,10 +418,26 @@ void FixWallGranExact::contact(int i, const Touch &t, bool advance, const Motion
   totals[2] += force_on_i.z;
   totals[3] += 1.0;
   totals[4] += energy;
+  if (evflag) tally_virial(i, t, force_on_i);    // (v_init sets evflag, not vflag_either)
 }
 
-void FixWallGranExact::post_force(int /*vflag*/)
+/* ----------------------------------------------------------------------
+   the virial of a wall force on atom i, as LAMMPS' fix wall: the branch vector runs from the
+   wall's surface point to the atom's centre, (R - overlap) n, and the six components are
+   l_a F_b for ab = xx yy zz xy xz yz, the convention of the pair virial
+------------------------------------------------------------------------- */
+
+void FixWallGranExact::tally_virial(int i, const Touch &t, const Vec3 &force_on_i)
 {
+  const Vec3 l = (atom->radius[i] - t.overlap) * t.normal;
+  double v[6] = {l.x * force_on_i.x, l.y * force_on_i.y, l.z * force_on_i.z,
+                 l.x * force_on_i.y, l.x * force_on_i.z, l.y * force_on_i.z};
+  v_tally(i, v);
+}
+
+void FixWallGranExact::post_force(int vflag)
+{
+  v_init(vflag);
   const bool advance = !update->setupflag;    // the run's setup takes no step
   const int *mask = atom->mask;
   for (double &t : totals) t = 0.0;

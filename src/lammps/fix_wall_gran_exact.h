@@ -103,6 +103,7 @@ class FixWallGranExact : public Fix {
   PointMotion point_motion(const Touch &t, const Motion &whole) const;
   int apply_wall_material(int narg, char **arg, int iarg);
   void contact(int i, const Touch &t, bool advance, const Motion &mid_step);
+  void tally_virial(int i, const Touch &t, const ge::Vec3 &force_on_i);
   void jaeger_contact(int i, const Touch &t, bool advance, const Motion &mid_step);
   void end_contact(int i);
 };

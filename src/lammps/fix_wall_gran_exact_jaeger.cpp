@@ -94,4 +94,5 @@ void FixWallGranExact::jaeger_contact(int i, const Touch &t, bool advance, const
   totals[3] += 1.0;
   totals[4] += 0.8 * res.N * delta;    // Hertz energy: int N d(2 delta) = (4/5) N delta
   totals[5] += rec[JAEGER_COUNT];
+  if (evflag) tally_virial(i, t, force_on_i);    // (v_init sets evflag, not vflag_either)
 }

@@ -108,9 +108,11 @@ inline State mpi_state(int ranks, const std::string &vars, const std::string &ou
 }
 
 // The contact law a packing deck runs with: the words of pair_coeff (and of the walls), the
-// history store (neigh|compact) and the walls' material words (in.wall_packing), if any.
+// history store (neigh|compact), the walls' material words (in.wall_packing), if any, and where
+// the walls are (in.wall_packing: planes, or the region `slab` of the same planes).
 struct Law {
   std::string contact, store, wall_material;
+  std::string walls_at = "zplane 0 8";
 };
 
 // LAMMPS commands that run `deck_file` (up to its `run`) with `law`
@@ -119,7 +121,8 @@ inline std::string packing_commands(const std::string &deck_file, const Law &law
 {
   return "variable newton index " + newton + "\nvariable nsteps index " + std::to_string(nsteps) +
       "\nvariable contact index \"" + law.contact + "\"\nvariable history index " + law.store +
-      "\nvariable wall_material index \"" + law.wall_material + "\"\ninclude " + deck_file + "\n";
+      "\nvariable wall_material index \"" + law.wall_material + "\"\nvariable walls_at index \"" +
+      law.walls_at + "\"\ninclude " + deck_file + "\n";
 }
 
 // For a law without velocity-dependent forces on the packing `deck_file`:
@@ -154,7 +157,7 @@ inline void expect_restart_and_mpi_invariance(const std::string &deck_file, cons
 
   const std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +
       " -var contact \"" + law.contact + "\" -var history " + law.store +
-      " -var wall_material \"" + law.wall_material + "\"";
+      " -var wall_material \"" + law.wall_material + "\" -var walls_at \"" + law.walls_at + "\"";
   int moved = 0;
   const State serial = mpi_state(1, vars, prefix + "_np1", &moved, deck_file);
   const State parallel = mpi_state(4, vars, prefix + "_np4", &moved, deck_file);

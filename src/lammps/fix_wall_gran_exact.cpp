@@ -11,6 +11,7 @@
 #include "force.h"
 #include "math_const.h"
 #include "memory.h"
+#include "region.h"
 #include "update.h"
 
 #include "contact/catalogue_law.hpp"
@@ -31,13 +32,14 @@ static_assert(ge::CATALOGUE_STATE_SIZE <= HISTORY, "the catalogue state must fit
 
 const char *const USAGE =
     "fix ID group wall/gran/exact <law words of pair_coeff> xplane|yplane|zplane <lo> <hi> | "
-    "zcylinder <R> [wall rigid | wall <E> <nu>] [wiggle x|y|z <amplitude> <period> | shear "
+    "zcylinder <R> | region <region-ID> [wall rigid | wall <E> <nu>] [wiggle x|y|z <amplitude> <period> | shear "
     "x|y|z <velocity>] (lo or hi may be NULL; 'wall' is required with 'hertz')";
 
 bool is_wallstyle(const char *word)
 {
   return strcmp(word, "xplane") == 0 || strcmp(word, "yplane") == 0 ||
-      strcmp(word, "zplane") == 0 || strcmp(word, "zcylinder") == 0;
+      strcmp(word, "zplane") == 0 || strcmp(word, "zcylinder") == 0 ||
+      strcmp(word, "region") == 0;
 }
 }    // namespace
 
@@ -57,15 +59,17 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   while (style_at < narg && !is_wallstyle(arg[style_at])) style_at++;
   if (style_at == 3) error->all(FLERR, "Incorrect fix wall/gran/exact: missing contact law; usage: {}", USAGE);
   if (style_at == narg)
-    error->all(FLERR, "Incorrect fix wall/gran/exact: missing wall style (xplane, yplane, zplane "
-                      "or zcylinder); usage: {}", USAGE);
+    error->all(FLERR, "Incorrect fix wall/gran/exact: missing wall style (xplane, yplane, zplane, "
+                      "zcylinder or region); usage: {}", USAGE);
   law = pair->parse_law(style_at, arg, 3, "fix wall/gran/exact");
 
   int iarg = style_at;
   const std::string style = arg[iarg++];
   lo_set = hi_set = false;
   lo = hi = cylradius = 0.0;
-  if (style == "zcylinder") {
+  if (style == "region") {
+    parse_region(narg, arg, iarg++);
+  } else if (style == "zcylinder") {
     wallstyle = ZCYLINDER;
     if (iarg + 1 > narg) error->all(FLERR, "Incorrect fix wall/gran/exact: zcylinder expects <R>");
     cylradius = utils::numeric(FLERR, arg[iarg++], false, lmp);
@@ -109,6 +113,9 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
                  arg[iarg], USAGE);
     }
   }
+  if (wallstyle == REGION && motion != MOTION_NONE)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: a region wall moves with its region (region "
+                      "... move/rotate), not with wiggle or shear");
   if (law.normal == PairGranularExact::NORMAL_HERTZ && !material_given)
     error->all(FLERR, "Incorrect fix wall/gran/exact: the 'hertz' law needs the wall's material: "
                       "'wall rigid' or 'wall <E> <nu>'");
@@ -124,7 +131,10 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   totals_summed = false;
   for (double &t : totals) t = 0.0;
 
-  if (jaeger()) maxexchange_dynamic = 1;    // records migrate with their atoms, any length
+  if (jaeger())
+    maxexchange_dynamic = 1;    // records migrate with their atoms, any length
+  else
+    maxexchange = (wallstyle == REGION ? nslot : 0) + nslot * HISTORY;
   FixWallGranExact::grow_arrays(atom->nmax);
   atom->add_callback(Atom::GROW);
   atom->add_callback(Atom::RESTART);
@@ -174,6 +184,26 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
     law.cat.nubar = 0.5 * (nu + nu_w);
   }
   return iarg;
+}
+
+/* ----------------------------------------------------------------------
+   a region wall: the surface of a LAMMPS region (its inside, or its outside with side out);
+   a sphere may touch up to region->tmax of its faces at once, each with its own history
+------------------------------------------------------------------------- */
+
+void FixWallGranExact::parse_region(int narg, char **arg, int iarg)
+{
+  wallstyle = REGION;
+  if (iarg + 1 > narg) error->all(FLERR, "Incorrect fix wall/gran/exact: region expects <region-ID>");
+  region_id = arg[iarg];
+  region = domain->get_region_by_id(region_id);
+  if (region == nullptr)
+    error->all(FLERR, "Fix wall/gran/exact: region {} does not exist (define it first)", region_id);
+  if (PairGranularExact::is_coulomb(law))
+    error->all(FLERR, "Fix wall/gran/exact: 'tangential coulomb' is not supported on region walls "
+                      "(use xplane, yplane, zplane or zcylinder)");
+  nslot = region->tmax;
+  slot_of_contact.resize(nslot);
 }
 
 /* ----------------------------------------------------------------------
@@ -278,6 +308,7 @@ FixWallGranExact::~FixWallGranExact()
   atom->delete_callback(id, Atom::GROW);
   atom->delete_callback(id, Atom::RESTART);
   memory->destroy(history);
+  memory->destroy(slot_wall);
 }
 
 // `tangential coulomb`: the pair's friction fix, created now (not in the constructor, which
@@ -297,6 +328,14 @@ void FixWallGranExact::init()
 {
   if (!force->pair_match("granular/exact", 1))
     error->all(FLERR, "Fix wall/gran/exact needs pair granular/exact");
+  if (wallstyle == REGION) {
+    region = domain->get_region_by_id(region_id);    // it may have been redefined
+    if (region == nullptr)
+      error->all(FLERR, "Fix wall/gran/exact: region {} does not exist", region_id);
+    if (region->tmax != nslot)
+      error->all(FLERR, "Fix wall/gran/exact: region {} was redefined with another number of "
+                        "faces; define the fix again", region_id);
+  }
 }
 
 void FixWallGranExact::setup(int vflag)
@@ -360,17 +399,21 @@ Vec3 FixWallGranExact::normal_rate(int i, const Touch &t) const
    sphere's and the wall's spin, the limit of the sphere-sphere frame (omega_i + omega_j)/2
 ------------------------------------------------------------------------- */
 
-void FixWallGranExact::contact(int i, const Touch &t, bool advance, const Motion &mid_step)
+void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
+                               const PointMotion &wall)
 {
+  if (jaeger()) {
+    jaeger_contact(i, slot, t, advance, wall);
+    return;
+  }
   const double dt = update->dt;
   const double radius = atom->radius[i];
   const Vec3 n = t.normal;
   const Vec3 w = ge::vec3(atom->omega[i]);
   const double lever = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
-  const PointMotion wall = point_motion(t, mid_step);
   const ge::LinearStep s = ge::step_from_velocities(n, t.overlap, ge::vec3(atom->v[i]) - wall.velocity,
                                                     lever * w, 0.5 * (w + wall.spin), dt);
-  double *h = history[i];
+  double *h = history[i] + slot * HISTORY;
 
   Vec3 fn_vec, ft, moment{0, 0, 0};
   double energy;
@@ -442,31 +485,123 @@ void FixWallGranExact::post_force(int vflag)
   const int *mask = atom->mask;
   for (double &t : totals) t = 0.0;
   totals_summed = false;
-  const double shift = plane_shift();
-  // the wall's motion at the middle of the step, the time of the spheres' velocities
-  const Motion mid_step = motion_at(elapsed() - 0.5 * update->dt);
-  for (int i = 0; i < atom->nlocal; i++) {
-    if (!(mask[i] & groupbit)) continue;
-    const Touch t = touch(i, shift);
-    if (!t.touching) {
-      end_contact(i);
-      continue;
+  if (wallstyle == REGION) {
+    region_contacts(advance);
+  } else {
+    const double shift = plane_shift();
+    // the wall's motion at the middle of the step, the time of the spheres' velocities
+    const Motion mid_step = motion_at(elapsed() - 0.5 * update->dt);
+    for (int i = 0; i < atom->nlocal; i++) {
+      if (!(mask[i] & groupbit)) continue;
+      const Touch t = touch(i, shift);
+      if (!t.touching) {
+        end_contact(i);
+        continue;
+      }
+      contact(i, 0, t, advance, point_motion(t, mid_step));
     }
-    if (jaeger())
-      jaeger_contact(i, t, advance, mid_step);
-    else
-      contact(i, t, advance, mid_step);
   }
   if (jaeger()) update_maxexchange();
 }
 
-// forget the state of atom i's wall contact (and give a Jaeger record's memory back)
+/* ----------------------------------------------------------------------
+   the contacts of a region wall. A moving region (region ... move/rotate) is placed at the
+   current time, and its velocity is the backward difference of its positions over the step
+   (Region::set_velocity): the mean velocity of the step, i.e. at the half step, the time of the
+   spheres' velocities; the contact frame turns with half the sum of the sphere's and the
+   region's spin.
+------------------------------------------------------------------------- */
+
+void FixWallGranExact::region_contacts(bool advance)
+{
+  const bool moving = region->dynamic_check();
+  if (moving) {
+    region->prematch();
+    region->set_velocity();
+    if (!update->setupflag) {
+      for (int k = 0; k < 3; k++) {
+        step_velocity[k] = region->v[k];
+        step_spin[k] = region->omega[k];
+      }
+      step_of_velocity = update->ntimestep;
+    } else if (update->ntimestep == step_of_velocity) {
+      // the setup of a run that continues at the step last taken (a new run, or one from a
+      // restart file): its forces make the first half-kick, as the step's own would have; the
+      // region (reset by its init) differenced its velocity from this very position, zero
+      for (int k = 0; k < 3; k++) {
+        region->v[k] = step_velocity[k];
+        region->omega[k] = step_spin[k];
+      }
+    }
+  }
+  double **x = atom->x;
+  const double *radius = atom->radius;
+  const int *mask = atom->mask;
+  for (int i = 0; i < atom->nlocal; i++) {
+    if (!(mask[i] & groupbit)) continue;
+    // a sphere that has left the region (its centre outside) touches none of its faces
+    const int nc =
+        region->match(x[i][0], x[i][1], x[i][2]) ? region->surface(x[i][0], x[i][1], x[i][2], radius[i]) : 0;
+    if (nc > nslot)
+      error->one(FLERR, "Fix wall/gran/exact: a sphere touches {} faces of region {}, more than "
+                        "its {} possible contacts", nc, region_id, nslot);
+    assign_slots(i, nc);
+    for (int ic = 0; ic < nc; ic++) {
+      const Region::Contact &c = region->contact[ic];
+      if (!(c.r > 0.0) || !(c.r < radius[i])) {    // centre on the surface, or not touching
+        end_slot_contact(i, slot_of_contact[ic]);
+        continue;
+      }
+      const Touch t{true, (1.0 / c.r) * Vec3{c.delx, c.dely, c.delz}, radius[i] - c.r};
+      PointMotion wall;
+      if (moving) {
+        double v[3];
+        region->velocity_contact(v, x[i], ic);
+        wall.velocity = ge::vec3(v);
+        if (region->rotateflag) wall.spin = ge::vec3(region->omega);
+      }
+      contact(i, slot_of_contact[ic], t, advance, wall);
+    }
+  }
+}
+
+// match the region's contacts of atom i (region->contact[0, nc)) to its history slots by the
+// face they touch (iwall): a face touched again keeps its slot and history, a slot whose face is
+// no longer touched is cleared, a newly touched face takes a cleared slot
+void FixWallGranExact::assign_slots(int i, int nc)
+{
+  double *face = slot_wall[i];
+  for (int s = 0; s < nslot; s++) {
+    if (face[s] < 0.0) continue;
+    bool touched = false;
+    for (int ic = 0; ic < nc; ic++) touched = touched || region->contact[ic].iwall == face[s];
+    if (!touched) end_slot_contact(i, s);
+  }
+  for (int ic = 0; ic < nc; ic++) {
+    const int iwall = region->contact[ic].iwall;
+    int slot = -1;
+    for (int s = 0; s < nslot && slot < 0; s++)
+      if (face[s] == iwall) slot = s;
+    for (int s = 0; s < nslot && slot < 0; s++)
+      if (face[s] < 0.0) slot = s;
+    face[slot] = iwall;    // (nc <= nslot: a free slot exists)
+    slot_of_contact[ic] = slot;
+  }
+}
+
+// forget the state of atom i's wall contacts (and give the Jaeger records' memory back)
 void FixWallGranExact::end_contact(int i)
 {
+  for (int s = 0; s < nslot; s++) end_slot_contact(i, s);
+}
+
+void FixWallGranExact::end_slot_contact(int i, int slot)
+{
   if (jaeger())
-    std::vector<double>().swap(jaeger_records[i]);
+    std::vector<double>().swap(jaeger_records[static_cast<size_t>(i) * nslot + slot]);
   else
-    for (int k = 0; k < HISTORY; k++) history[i][k] = 0.0;
+    for (int k = 0; k < HISTORY; k++) history[i][slot * HISTORY + k] = 0.0;
+  if (slot_wall) slot_wall[i][slot] = -1.0;
 }
 
 // the most doubles one local atom sends when it migrates
@@ -477,19 +612,47 @@ void FixWallGranExact::update_maxexchange()
   maxexchange = most;
 }
 
-// the origin of the wall's motion (the step it was defined at)
+// the origin of the wall's motion (the step it was defined at); a region wall adds the
+// region's previous position, from which its velocity is differenced (as LAMMPS' region walls)
 void FixWallGranExact::write_restart(FILE *fp)
 {
   if (comm->me != 0) return;
   const double origin = static_cast<double>(time_origin);
-  const int size = sizeof(double);
+  int region_size = 0;
+  if (region) {
+    region->length_restart_string(region_size);
+    region_size += 7 * sizeof(double);
+  }
+  const int size = sizeof(double) + region_size;
   fwrite(&size, sizeof(int), 1, fp);
   fwrite(&origin, sizeof(double), 1, fp);
+  if (region) {
+    region->write_restart(fp);
+    const double step = static_cast<double>(step_of_velocity);
+    fwrite(step_velocity, sizeof(double), 3, fp);
+    fwrite(step_spin, sizeof(double), 3, fp);
+    fwrite(&step, sizeof(double), 1, fp);
+  }
 }
 
 void FixWallGranExact::restart(char *buf)
 {
   time_origin = static_cast<bigint>(*reinterpret_cast<double *>(buf));
+  int n = sizeof(double);
+  if (!region) return;
+  if (!region->restart(buf, n)) {
+    region->reset_vel();
+    error->warning(FLERR, "Fix wall/gran/exact: region {} differs from the one in the restart "
+                          "file; its velocity on the first step is taken as zero", region_id);
+    return;
+  }
+  // Region::restart reads its previous positions without moving past them
+  const auto *motion = reinterpret_cast<const double *>(buf + n + region->size_restart * sizeof(double));
+  for (int k = 0; k < 3; k++) {
+    step_velocity[k] = motion[k];
+    step_spin[k] = motion[3 + k];
+  }
+  step_of_velocity = static_cast<bigint>(motion[6]);
 }
 
 // [1-3] force of the wall on the group, [4] wall contacts, [5] elastic normal energy, [6] Jaeger
@@ -505,8 +668,9 @@ double FixWallGranExact::compute_vector(int n)
 
 double FixWallGranExact::memory_usage()
 {
-  if (!jaeger()) return (double) atom->nmax * HISTORY * sizeof(double);
-  double bytes = (double) jaeger_records.capacity() * sizeof(std::vector<double>);
+  double slots = slot_wall ? (double) atom->nmax * nslot * sizeof(double) : 0.0;
+  if (!jaeger()) return slots + (double) atom->nmax * nslot * HISTORY * sizeof(double);
+  double bytes = slots + (double) jaeger_records.capacity() * sizeof(std::vector<double>);
   for (const auto &rec : jaeger_records) bytes += (double) rec.capacity() * sizeof(double);
   return bytes;
 }
@@ -516,19 +680,27 @@ double FixWallGranExact::memory_usage()
 void FixWallGranExact::grow_arrays(int nmax)
 {
   if (jaeger())
-    jaeger_records.resize(nmax);
+    jaeger_records.resize(static_cast<size_t>(nmax) * nslot);
   else
-    memory->grow(history, nmax, HISTORY, "wall/gran/exact:history");
+    memory->grow(history, nmax, nslot * HISTORY, "wall/gran/exact:history");
+  if (wallstyle == REGION) memory->grow(slot_wall, nmax, nslot, "wall/gran/exact:slot_wall");
 }
 
 void FixWallGranExact::copy_arrays(int i, int j, int delflag)
 {
+  if (slot_wall)
+    for (int s = 0; s < nslot; s++) slot_wall[j][s] = slot_wall[i][s];
   if (!jaeger()) {
-    for (int k = 0; k < HISTORY; k++) history[j][k] = history[i][k];
-  } else if (delflag) {
-    jaeger_records[j].swap(jaeger_records[i]);    // i is deleted: its record moves
-  } else {
-    jaeger_records[j] = jaeger_records[i];
+    for (int k = 0; k < nslot * HISTORY; k++) history[j][k] = history[i][k];
+    return;
+  }
+  for (int s = 0; s < nslot; s++) {
+    std::vector<double> &from = jaeger_records[static_cast<size_t>(i) * nslot + s];
+    std::vector<double> &to = jaeger_records[static_cast<size_t>(j) * nslot + s];
+    if (delflag)
+      to.swap(from);    // i is deleted: its record moves
+    else
+      to = from;
   }
 }
 
@@ -537,42 +709,67 @@ void FixWallGranExact::set_arrays(int i)
   end_contact(i);
 }
 
-// per atom: the linear and catalogue laws' HISTORY doubles, or a Jaeger record's length and
-// the record
+// per atom: the faces of its slots (region walls), then the linear and catalogue laws'
+// HISTORY doubles per slot, or per slot a Jaeger record's length and the record
 int FixWallGranExact::per_atom_doubles(int i) const
 {
-  return jaeger() ? 1 + static_cast<int>(jaeger_records[i].size()) : HISTORY;
+  int n = slot_wall ? nslot : 0;
+  if (!jaeger()) return n + nslot * HISTORY;
+  for (int s = 0; s < nslot; s++)
+    n += 1 + static_cast<int>(jaeger_records[static_cast<size_t>(i) * nslot + s].size());
+  return n;
+}
+
+int FixWallGranExact::pack_atom(int i, double *buf) const
+{
+  int m = 0;
+  if (slot_wall)
+    for (int s = 0; s < nslot; s++) buf[m++] = slot_wall[i][s];
+  if (!jaeger()) {
+    for (int k = 0; k < nslot * HISTORY; k++) buf[m++] = history[i][k];
+    return m;
+  }
+  for (int s = 0; s < nslot; s++) {
+    const std::vector<double> &rec = jaeger_records[static_cast<size_t>(i) * nslot + s];
+    buf[m++] = static_cast<double>(rec.size());
+    for (double value : rec) buf[m++] = value;
+  }
+  return m;
+}
+
+int FixWallGranExact::unpack_atom(int i, const double *buf)
+{
+  int m = 0;
+  if (slot_wall)
+    for (int s = 0; s < nslot; s++) slot_wall[i][s] = buf[m++];
+  if (!jaeger()) {
+    for (int k = 0; k < nslot * HISTORY; k++) history[i][k] = buf[m++];
+    return m;
+  }
+  for (int s = 0; s < nslot; s++) {
+    const int size = static_cast<int>(buf[m++]);
+    jaeger_records[static_cast<size_t>(i) * nslot + s].assign(buf + m, buf + m + size);
+    m += size;
+  }
+  maxexchange = MAX(maxexchange, m);
+  return m;
 }
 
 int FixWallGranExact::pack_exchange(int i, double *buf)
 {
-  if (!jaeger()) {
-    for (int k = 0; k < HISTORY; k++) buf[k] = history[i][k];
-    return HISTORY;
-  }
-  const std::vector<double> &rec = jaeger_records[i];
-  buf[0] = static_cast<double>(rec.size());
-  for (size_t k = 0; k < rec.size(); k++) buf[k + 1] = rec[k];
-  return 1 + static_cast<int>(rec.size());
+  return pack_atom(i, buf);
 }
 
 int FixWallGranExact::unpack_exchange(int nlocal, double *buf)
 {
-  if (!jaeger()) {
-    for (int k = 0; k < HISTORY; k++) history[nlocal][k] = buf[k];
-    return HISTORY;
-  }
-  const int size = static_cast<int>(buf[0]);
-  jaeger_records[nlocal].assign(buf + 1, buf + 1 + size);
-  maxexchange = MAX(maxexchange, 1 + size);
-  return 1 + size;
+  return unpack_atom(nlocal, buf);
 }
 
 int FixWallGranExact::pack_restart(int i, double *buf)
 {
   const int size = per_atom_doubles(i);
   buf[0] = size + 1;    // the count first: other fixes skip this block by it
-  return 1 + pack_exchange(i, buf + 1);
+  return 1 + pack_atom(i, buf + 1);
 }
 
 void FixWallGranExact::unpack_restart(int nlocal, int nth)
@@ -580,7 +777,7 @@ void FixWallGranExact::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
-  unpack_exchange(nlocal, &extra[nlocal][m + 1]);
+  unpack_atom(nlocal, &extra[nlocal][m + 1]);
 }
 
 int FixWallGranExact::size_restart(int nlocal)

@@ -3,7 +3,8 @@
    granular/exact (a wall is a sphere with R, m -> infinity, catalogue.md 1.2 "Walls").
 
    fix ID group wall/gran/exact <law words of pair_coeff> <wallstyle> <args> [wall rigid|E nu]
-     wallstyle = xplane|yplane|zplane lo hi (NULL: no wall there) | zcylinder R (inside)
+     wallstyle = xplane|yplane|zplane lo hi (NULL: no wall there) | zcylinder R (inside) |
+                 region ID (the surface of a LAMMPS region, moving with it)
 
    The law is read by pair granular/exact's own parser (the pair style must be defined
    first). Per-atom wall-contact history (the state of the law) migrates with its atom and is
@@ -56,19 +57,34 @@ class FixWallGranExact : public Fix {
   const PairGranularExact::Law &contact_law() const { return law; }
 
  protected:
-  enum { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3 };
+  enum { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3, REGION = 4 };
   PairGranularExact::Law law;
   int wallstyle;
   double lo, hi;            // plane positions (lo_set/hi_set: given, not NULL)
   bool lo_set, hi_set;
   double cylradius;
-  double **history;         // per-atom wall-contact state (HISTORY doubles), not for Jaeger
-  // `tangential jaeger`: per-atom record [count, state (JAEGER_STATE), vertices...], empty
-  // without a contact; the vertices are ge::JaegerVertex, room for (size - JAEGER_VERTICES)/4
+  // region walls: the region, and up to nslot simultaneous contacts per atom (its tmax; 1 for
+  // the other styles), each slot kept for one face of the region (slot_wall: its iwall, -1 free)
+  class Region *region = nullptr;
+  std::string region_id;
+  int nslot = 1;
+  double **slot_wall = nullptr;
+  std::vector<int> slot_of_contact;    // scratch: the slot of each region contact of one atom
+  // the region's velocity and spin of the last step taken, for the setup of a run that
+  // continues it (Region differences them from positions, and at a run's setup it has only the
+  // current one); written to restart files
+  double step_velocity[3] = {0, 0, 0}, step_spin[3] = {0, 0, 0};
+  bigint step_of_velocity = -1;
+  double **history;         // per-atom wall-contact state (nslot x HISTORY doubles), not Jaeger
+  // `tangential jaeger`: per atom and slot (jaeger_records[i * nslot + slot]) a record
+  // [count, state (JAEGER_STATE), vertices...], empty without a contact; the vertices are
+  // ge::JaegerVertex, room for (size - JAEGER_VERTICES)/4
   std::vector<std::vector<double>> jaeger_records;
   enum { JAEGER_COUNT = 0, JAEGER_STATE = 1, JAEGER_VERTICES = 1 + ge::JAEGER_STATE_SIZE + 1 };
   bool jaeger() const { return law.tangential == PairGranularExact::TANGENTIAL_JAEGER; }
   int per_atom_doubles(int i) const;    // what pack_exchange/pack_restart write for atom i
+  int pack_atom(int i, double *buf) const;
+  int unpack_atom(int i, const double *buf);
   void update_maxexchange();
 
   // motion (wiggle or shear, parse_motion())
@@ -102,10 +118,15 @@ class FixWallGranExact : public Fix {
   ge::Vec3 normal_rate(int i, const Touch &t) const;
   PointMotion point_motion(const Touch &t, const Motion &whole) const;
   int apply_wall_material(int narg, char **arg, int iarg);
-  void contact(int i, const Touch &t, bool advance, const Motion &mid_step);
+  void parse_region(int narg, char **arg, int iarg);
+  void region_contacts(bool advance);
+  void assign_slots(int i, int ncontacts);
+  // one contact of atom i in a slot, against a wall point moving as `wall` says
+  void contact(int i, int slot, const Touch &t, bool advance, const PointMotion &wall);
   void tally_virial(int i, const Touch &t, const ge::Vec3 &force_on_i);
-  void jaeger_contact(int i, const Touch &t, bool advance, const Motion &mid_step);
-  void end_contact(int i);
+  void jaeger_contact(int i, int slot, const Touch &t, bool advance, const PointMotion &wall);
+  void end_contact(int i);             // every slot of atom i
+  void end_slot_contact(int i, int slot);
 };
 
 }    // namespace LAMMPS_NS

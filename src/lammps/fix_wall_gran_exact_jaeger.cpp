@@ -26,7 +26,8 @@ using ge::Vec3;
    room.
 ------------------------------------------------------------------------- */
 
-void FixWallGranExact::jaeger_contact(int i, const Touch &t, bool advance, const Motion &mid_step)
+void FixWallGranExact::jaeger_contact(int i, int slot, const Touch &t, bool advance,
+                                      const PointMotion &wall)
 {
   const double dt = update->dt;
   const double radius = atom->radius[i];
@@ -34,7 +35,6 @@ void FixWallGranExact::jaeger_contact(int i, const Touch &t, bool advance, const
   const double delta = 0.5 * t.overlap;      // half-overlap
   const Vec3 bp = (radius - delta) * n;      // to the contact point in the middle of the overlap
   const Vec3 wp = ge::vec3(atom->omega[i]);
-  const PointMotion wall = point_motion(t, mid_step);
   const Vec3 vrel = wall.velocity - (ge::vec3(atom->v[i]) + ge::cross(wp, bp));
 
   ge::JaegerInput in;
@@ -44,7 +44,7 @@ void FixWallGranExact::jaeger_contact(int i, const Touch &t, bool advance, const
   in.mean_rotation = (0.5 * dt) * (wp + wall.spin);
   in.R = 2.0 * radius;
 
-  std::vector<double> &rec = jaeger_records[i];
+  std::vector<double> &rec = jaeger_records[static_cast<size_t>(i) * nslot + slot];
   if (rec.empty()) rec.assign(JAEGER_VERTICES, 0.0);
   constexpr int VERTEX_DOUBLES = sizeof(ge::JaegerVertex) / sizeof(double);
   const int count = static_cast<int>(rec[JAEGER_COUNT]);

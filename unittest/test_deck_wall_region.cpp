@@ -1,0 +1,220 @@
+// Region walls: fix wall/gran/exact ... region <ID> (catalogue issue, "Walls"). A region's
+// faces are walls like the built-in planes and cylinder: the same contacts, history kept per
+// face, moving with the region (region ... move/rotate).
+#include "packing_state.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace {
+
+using deck::num;
+
+constexpr double kR = 0.01;    // sphere radius (m)
+constexpr double kDensity = 1000.0;
+constexpr double kKn = 1e4;    // N/m
+constexpr double kG = 9.81;
+
+// the stateful catalogue law and the Jaeger law of the packing tests, on walls
+const char *const kStatefulLaw = "hls 2000 0.8 tangential walton_braun 1600 0.4 rolling yade "
+                                 "beta 0.5 eta 0.3 twisting yade kr 0.05 eta 0.1";
+const std::string kJaegerLaw = "hertz 2e4 0.3 tangential jaeger 0.5";
+
+double vector_value(deck::Lammps &lmp, const char *fix, int k)
+{
+  auto *v = static_cast<double *>(
+      lammps_extract_fix(lmp.handle(), fix, LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, k, 0));
+  const double value = v ? *v : NAN;
+  lammps_free(v);
+  return value;
+}
+
+}    // namespace
+
+// The packing thrown against two z walls: the region `slab` (block INF INF INF INF 0 8) gives
+// the same run as `zplane 0 8`, for a stateful catalogue law and for Jaeger's law (whose wall
+// records are as long as their histories); the region walls' per-face history survives restart
+// and migration between 4 ranks.
+TEST(DeckWallRegion, RegionSlabEqualsPlanesAndKeepsItsHistory)
+{
+  const struct {
+    packing::Law law;
+    const char *prefix;
+  } cases[] = {{{kStatefulLaw, "neigh", ""}, "region_catalogue"},
+               {{kJaegerLaw, "compact", "wall 2e4 0.3"}, "region_jaeger"}};
+  for (const auto &c : cases) {
+    SCOPED_TRACE(c.prefix);
+    const int n = 300;
+    {
+      deck::Lammps lmp;
+      lmp.command(packing::packing_commands(packing::kWallPacking, c.law, "on", n) + "run " +
+                  std::to_string(2 * n));
+      packing::write_state(lmp, std::string(c.prefix) + "_planes");
+    }
+    packing::Law region_law = c.law;
+    region_law.walls_at = "region slab";
+    double wall_contacts = 0.0;
+    packing::expect_restart_and_mpi_invariance(
+        packing::kWallPacking, region_law,
+        "region slab block INF INF INF INF 0 8 units box\nfix walls all wall/gran/exact " +
+            c.law.contact + " region slab " + c.law.wall_material + "\ntimestep 0.001",
+        c.prefix, n, [&](deck::Lammps &lmp) { wall_contacts = vector_value(lmp, "walls", 3); });
+    std::printf("  %g wall contacts at the end\n", wall_contacts);
+    EXPECT_GT(wall_contacts, 20);
+    packing::expect_same_state(packing::read_state(std::string(c.prefix) + "_planes"),
+                               packing::read_state(std::string(c.prefix) + "_uninterrupted"),
+                               1e-12, "region slab vs zplane");
+  }
+}
+
+namespace {
+
+// One sphere thrown along x from 1 mm above a floor (gravity on), the floor given by `floor` (the
+// words after the law); `before` defines what the floor needs (a region, variables).
+std::string sphere_on_floor(const std::string &law, const std::string &before,
+                            const std::string &floor)
+{
+  return deck::si_sphere_box("-1 1 -0.1 0.1 -0.05 0.1") + "create_atoms 1 single 0 0 " +
+      num(kR + 1e-3) + "\nset group all diameter " + num(2 * kR) + "\nset group all density " +
+      num(kDensity) + "\nvelocity all set 0.3 0 0\npair_style granular/exact\npair_coeff * * " +
+      law + "\ntimestep 2e-5\n" + before + "\nfix floor all wall/gran/exact " + law + " " +
+      floor + "\nfix gravity all gravity " + num(kG) +
+      " vector 0 0 -1\nfix integrate all nve/sphere\n";
+}
+
+struct SphereState {
+  double x, z, vx, wy;
+};
+
+SphereState state_of(deck::Lammps &lmp)
+{
+  auto **x = static_cast<double **>(lammps_extract_atom(lmp.handle(), "x"));
+  auto **v = static_cast<double **>(lammps_extract_atom(lmp.handle(), "v"));
+  auto **w = static_cast<double **>(lammps_extract_atom(lmp.handle(), "omega"));
+  return SphereState{x[0][0], x[0][2], v[0][0], w[0][1]};
+}
+
+}    // namespace
+
+// A floor region moving along x at -v0 (region plane ... move v_dx NULL NULL) is the floor
+// sheared at -v0 (zplane 0 NULL shear x -v0): the region's velocity, differenced from its
+// positions, is the wall's velocity at the half step. The sphere lands, slides, then rolls
+// (0.4 s), with a law whose forces depend on the velocity (viscous damping). Across a run
+// boundary and through a restart the region's velocity of the last step is kept for the setup
+// of the continued run, whose forces make the first half-kick (LAMMPS' region, reset at each
+// run's init, would difference it from the same position twice and give zero).
+TEST(DeckWallRegion, MovingRegionEqualsShearedPlaneThroughRestart)
+{
+  const double v0 = 0.3;
+  const std::string law = "hooke " + num(kKn) + " damping viscous 5 0.5 tangential classic " +
+      num(0.8 * kKn) + " 0.5";
+  const std::string region = "variable dx equal " + num(-v0) +
+      "*time\nregion floor plane 0 0 0 0 0 1 move v_dx NULL NULL units box";
+  SphereState sheared, moved, uninterrupted, continued, restarted;
+  {
+    deck::Lammps lmp;
+    lmp.command(sphere_on_floor(law, "", "zplane 0 NULL shear x " + num(-v0)) + "run 20000");
+    sheared = state_of(lmp);
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(sphere_on_floor(law, region, "region floor") + "run 10001");
+    uninterrupted = state_of(lmp);
+    lmp.command("run 9999");
+    moved = state_of(lmp);
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(sphere_on_floor(law, region, "region floor") +
+                "run 10000\nwrite_restart region_floor.restart");
+    EXPECT_EQ(vector_value(lmp, "floor", 3), 1.0);    // on the floor at the run boundary
+    lmp.command("run 1");
+    continued = state_of(lmp);
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command("read_restart region_floor.restart\ncomm_modify vel yes\n" + region +
+                "\nfix floor all wall/gran/exact " + law +
+                " region floor\nfix gravity all gravity " + num(kG) +
+                " vector 0 0 -1\nfix integrate all nve/sphere\nrun 1");
+    restarted = state_of(lmp);
+  }
+  std::printf("  after 0.4 s: x sheared %.15g, region %.15g\n", sheared.x, moved.x);
+  EXPECT_NEAR(moved.x, sheared.x, 1e-12);
+  EXPECT_NEAR(moved.z, sheared.z, 1e-12 * kR);
+  EXPECT_NEAR(moved.vx, sheared.vx, 1e-11);
+  EXPECT_NEAR(moved.wy * kR, sheared.wy * kR, 1e-11);
+  // the step after the boundary (a wrong setup velocity of the region changes it by ~4e-4 m/s)
+  std::printf("  step after the boundary: vx %.17g, two runs %.17g, restarted %.17g\n",
+              uninterrupted.vx, continued.vx, restarted.vx);
+  for (const SphereState &s : {continued, restarted}) {
+    EXPECT_NEAR(s.vx, uninterrupted.vx, 1e-15);
+    EXPECT_NEAR(s.wy * kR, uninterrupted.wy * kR, 1e-15);
+    EXPECT_NEAR(s.x, uninterrupted.x, 1e-15);
+  }
+  EXPECT_GT(std::fabs(sheared.wy), 1.0);    // it rolls
+}
+
+// A region cylinder turning about z (rotate v_theta, theta = -v t/R_c) drags a held sphere like
+// the zcylinder sheared at v: kinetic friction mu F_n along -y at (r, 0, 0).
+TEST(DeckWallRegion, TurningRegionCylinderDragsLikeTheShearedCylinder)
+{
+  const double Rc = 0.05, overlap = 1e-4, mu = 0.4, v = 0.2;
+  const std::string law = "hooke " + num(kKn) + " tangential sliding " + num(mu);
+  deck::Lammps lmp;
+  lmp.command(deck::si_sphere_box("-0.1 0.1 -0.1 0.1 -0.1 0.1"));
+  lmp.command("create_atoms 1 single " + num(Rc - kR + overlap) + " 0 0\nset group all diameter " +
+              num(2 * kR) + "\nset group all density " + num(kDensity) +
+              "\npair_style granular/exact\npair_coeff * * " + law + "\ntimestep 2e-5" +
+              "\nvariable theta equal " + num(-v / Rc) + "*elapsed*dt" +
+              "\nregion drum cylinder z 0 0 " + num(Rc) +
+              " INF INF rotate v_theta 0 0 0 0 0 1 units box\nfix drum all wall/gran/exact " +
+              law + " region drum\nrun 10");
+  EXPECT_NEAR(vector_value(lmp, "drum", 0), -kKn * overlap, 1e-9 * kKn * overlap);
+  EXPECT_NEAR(vector_value(lmp, "drum", 1), -mu * kKn * overlap, 1e-9 * kKn * overlap);
+  EXPECT_NEAR(vector_value(lmp, "drum", 2), 0.0, 1e-12 * kKn * overlap);
+}
+
+// A sphere pressed into the corner of a region box touches two faces at once: one contact per
+// face, each with its own overlap (forces kn overlap along each inward normal).
+TEST(DeckWallRegion, SphereInACornerTouchesTwoFaces)
+{
+  const double dx = 1e-4, dz = 3e-4;
+  const std::string law = "hooke " + num(kKn) + " tangential classic " + num(0.8 * kKn) + " 0.5";
+  deck::Lammps lmp;
+  lmp.command(deck::si_sphere_box("-0.1 0.1 -0.1 0.1 -0.1 0.1"));
+  lmp.command("create_atoms 1 single " + num(-0.05 + kR - dx) + " 0 " + num(-0.05 + kR - dz) +
+              "\nset group all diameter " + num(2 * kR) + "\nset group all density " +
+              num(kDensity) + "\npair_style granular/exact\npair_coeff * * " + law +
+              "\nregion cup block -0.05 0.05 -0.05 0.05 -0.05 0.05 units box"
+              "\nfix cup all wall/gran/exact " + law + " region cup\nrun 5");
+  EXPECT_EQ(vector_value(lmp, "cup", 3), 2.0);
+  EXPECT_NEAR(vector_value(lmp, "cup", 0), kKn * dx, 1e-9 * kKn * dx);
+  EXPECT_NEAR(vector_value(lmp, "cup", 1), 0.0, 1e-12 * kKn * dx);
+  EXPECT_NEAR(vector_value(lmp, "cup", 2), kKn * dz, 1e-9 * kKn * dz);
+}
+
+// Every malformed region wall stops with a message that says what is wrong.
+TEST(DeckWallRegion, BadRegionWallIsRejected)
+{
+  const std::string setup = "boundary f f f\n" + std::string(deck::kEmptyGranularBox) +
+      "pair_coeff * * hooke 1000 tangential sliding 0.3\nregion inner sphere 2 2 2 1.5 units box\n";
+  const std::string w = "fix w all wall/gran/exact hooke 1000 tangential sliding 0.3 ";
+  const std::pair<std::string, std::string> cases[] = {
+      {w + "region", "region expects <region-ID>"},
+      {w + "region nowhere", "region nowhere does not exist (define it first)"},
+      {w + "region inner shear x 0.1", "a region wall moves with its region"},
+      {"fix w all wall/gran/exact hooke 1000 tangential coulomb 0.3 region inner",
+       "'tangential coulomb' is not supported on region walls"},
+  };
+  for (const auto &[command, message] : cases) {
+    deck::Lammps lmp;
+    lmp.command(setup);
+    const std::string got = lmp.error_of(command);
+    EXPECT_NE(got.find(message), std::string::npos)
+        << "input: " << command << "\nexpected message containing: " << message << "\ngot: " << got;
+  }
+}

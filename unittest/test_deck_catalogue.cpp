@@ -561,7 +561,7 @@ TEST(DeckCatalogue, WallHistoryRestartAndMpiInvariance)
 }
 
 // The wall virial (fix_modify virial yes, off by default as for LAMMPS' fix wall): a sphere held
-// still against the inside of a cylinder by a constant force with a radial part F_r and a
+// still against the inside of a cylinder (zcylinder, or a region cylinder) by a constant force with a radial part F_r and a
 // tangential part F_t below the static limit. The branch vector runs from the wall point to the
 // centre, l = -(R - overlap) e_x, and the wall's force is (-F_r, -F_t, 0), so
 // W_xx = (R - overlap) F_r and W_xy = (R - overlap) F_t; the friction comes from the friction
@@ -572,8 +572,12 @@ TEST(DeckCatalogue, WallVirialOfAHeldSphere)
   const double Rc = 5.0, radius = 0.5, kn = 1000.0, F_r = 10.0, F_t = 2.0;
   const double x0 = Rc - radius + F_r / kn;    // at the overlap that balances F_r
   const double volume = 12.0 * 12.0 * 2.0;
+  const std::string cylinders[] = {
+      "zcylinder " + num(Rc),
+      "region drum\nregion drum cylinder z 0 0 " + num(Rc) + " INF INF units box"};
+  for (const std::string &cylinder : cylinders)
   for (const char *modify : {"", "fix_modify wall virial yes"}) {
-    SCOPED_TRACE(modify);
+    SCOPED_TRACE(cylinder + " " + modify);
     deck::Lammps lmp;
     lmp.command(R"(
 units           lj
@@ -585,9 +589,13 @@ create_box      1 box
 pair_style      granular/exact
 pair_coeff      * * hooke 1000 tangential coulomb 0.5
 )");
+    // (a region is defined before the fix: the words after "region drum" go first)
+    const std::string region_first =
+        cylinder.find('\n') == std::string::npos ? "" : cylinder.substr(cylinder.find('\n') + 1);
+    const std::string style = cylinder.substr(0, cylinder.find('\n'));
     lmp.command("create_atoms 1 single " + num(x0) + " 0 0\nset group all diameter " +
-                num(2 * radius) + "\nfix wall all wall/gran/exact hooke " + num(kn) +
-                " tangential coulomb 0.5 zcylinder " + num(Rc) + "\n" + modify +
+                num(2 * radius) + "\n" + region_first + "\nfix wall all wall/gran/exact hooke " +
+                num(kn) + " tangential coulomb 0.5 " + style + "\n" + modify +
                 "\nfix push all addforce " + num(F_r) + " " + num(F_t) + " 0\nfix move all nve\n"
                 "compute p all pressure NULL virial\nthermo_style custom step c_p[1] c_p[4]\n"
                 "run 10");

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "fix_neigh_history_exact.h"
 #include "fix_wall_gran_exact.h"
+#include "region.h"
 #include "force.h"
 #include "memory.h"
 #include "modify.h"
@@ -241,6 +242,10 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
   const int *mask = atom->mask;
   for (int w = 0; w < static_cast<int>(walls.size()); w++) {
     FixWallGranExact *wall = walls[w];
+    if (wall->wallstyle == FixWallGranExact::REGION) {
+      gather_region_wall_contacts(w, tau, setup);
+      continue;
+    }
     const double mu = wall->contact_law().cat.tangential.mu;
     const double shift = wall->plane_shift();
     // the wall's motion at the time of the velocities (the half step; the full step at run
@@ -259,6 +264,50 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
       const auto start = wall->point_motion(t, from), end = wall->point_motion(t, to);
       k.c = ge::coulomb_moving_wall_contact(body(i), t.normal, t.overlap, wall->normal_rate(i, t),
                                             start.velocity, (1.0 / tau) * (end.velocity - start.velocity),
+                                            mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
+      if (!start_contact(k, setup)) contacts.pop_back();
+    }
+  }
+}
+
+/* ----------------------------------------------------------------------
+   the touching atoms of a region wall (the wall fix has matched each touched face to its slot
+   this step): the face moves with the region's velocity at the contact point, taken as constant
+   over the kick (exact for a region at rest or moving at constant velocity or spin), and a
+   face's normal is taken as not turning (exact on flat faces)
+------------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::gather_region_wall_contacts(int w, double tau, bool setup)
+{
+  FixWallGranExact *wall = walls[w];
+  Region *region = wall->region;
+  const double mu = wall->contact_law().cat.tangential.mu;
+  const bool moving = region->dynamic_check();
+  double **x = atom->x;
+  const double *radius = atom->radius;
+  const int *mask = atom->mask;
+  const Vec3 zero{0, 0, 0};
+  for (int i = 0; i < atom->nlocal; i++) {
+    if (!(mask[i] & wall->groupbit) || !region->match(x[i][0], x[i][1], x[i][2])) continue;
+    const int nc = region->surface(x[i][0], x[i][1], x[i][2], radius[i]);
+    for (int ic = 0; ic < nc; ic++) {
+      const Region::Contact &rc = region->contact[ic];
+      if (!(rc.r > 0.0) || !(rc.r < radius[i])) continue;
+      int slot = 0;
+      while (slot < wall->nslot && wall->slot_wall[i][slot] != rc.iwall) slot++;
+      if (slot == wall->nslot) continue;    // (the wall fix has assigned every touched face)
+      Vec3 v_wall = zero;
+      if (moving) {
+        double v[3];
+        region->velocity_contact(v, x[i], ic);
+        v_wall = ge::vec3(v);
+      }
+      Contact &k = contacts.emplace_back();
+      k.i = i;
+      k.j = -1 - w;
+      k.state = wall->history[i] + slot * ge::LINEAR_HISTORY_SIZE + ge::CS_TANGENTIAL;
+      const Vec3 n = (1.0 / rc.r) * Vec3{rc.delx, rc.dely, rc.delz};
+      k.c = ge::coulomb_moving_wall_contact(body(i), n, radius[i] - rc.r, zero, v_wall, zero,
                                             mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
       if (!start_contact(k, setup)) contacts.pop_back();
     }
@@ -443,8 +492,9 @@ void FixCoulombFrictionExact::add_to_wall(const Contact &k)
   wall->totals[1] += k.force.y;
   wall->totals[2] += k.force.z;
   if (!wall->evflag) return;
-  const FixWallGranExact::Touch t = wall->touch(k.i, wall->plane_shift());
-  wall->tally_virial(k.i, t, k.force);
+  // from the wall point to the centre: (R - overlap) n, with the lever rho_i = R - overlap/2
+  const double gap = 2.0 * k.c.rho_i - atom->radius[k.i];
+  wall->tally_virial(k.i, gap * k.c.normal, k.force);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -87,6 +87,7 @@ class FixCoulombFrictionExact : public Fix {
   bool moves_under_forces(int k) const { return inv_mass[k] > 0.0 || inv_inertia[k] > 0.0; }
   void gather_contacts(double tau, bool setup);
   void gather_wall_contacts(double tau, bool setup);
+  void gather_region_wall_contacts(int w, double tau, bool setup);
   bool start_contact(Contact &k, bool setup);
   double *totals_of_j(const Contact &k);
   ge::Vec3 rate_of(const Contact &k);

@@ -199,9 +199,6 @@ void FixWallGranExact::parse_region(int narg, char **arg, int iarg)
   region = domain->get_region_by_id(region_id);
   if (region == nullptr)
     error->all(FLERR, "Fix wall/gran/exact: region {} does not exist (define it first)", region_id);
-  if (PairGranularExact::is_coulomb(law))
-    error->all(FLERR, "Fix wall/gran/exact: 'tangential coulomb' is not supported on region walls "
-                      "(use xplane, yplane, zplane or zcylinder)");
   nslot = region->tmax;
   slot_of_contact.resize(nslot);
 }
@@ -472,7 +469,11 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
 
 void FixWallGranExact::tally_virial(int i, const Touch &t, const Vec3 &force_on_i)
 {
-  const Vec3 l = (atom->radius[i] - t.overlap) * t.normal;
+  tally_virial(i, (atom->radius[i] - t.overlap) * t.normal, force_on_i);
+}
+
+void FixWallGranExact::tally_virial(int i, const Vec3 &l, const Vec3 &force_on_i)
+{
   double v[6] = {l.x * force_on_i.x, l.y * force_on_i.y, l.z * force_on_i.z,
                  l.x * force_on_i.y, l.x * force_on_i.z, l.y * force_on_i.z};
   v_tally(i, v);

@@ -124,6 +124,7 @@ class FixWallGranExact : public Fix {
   // one contact of atom i in a slot, against a wall point moving as `wall` says
   void contact(int i, int slot, const Touch &t, bool advance, const PointMotion &wall);
   void tally_virial(int i, const Touch &t, const ge::Vec3 &force_on_i);
+  void tally_virial(int i, const ge::Vec3 &branch, const ge::Vec3 &force_on_i);
   void jaeger_contact(int i, int slot, const Touch &t, bool advance, const PointMotion &wall);
   void end_contact(int i);             // every slot of atom i
   void end_slot_contact(int i, int slot);

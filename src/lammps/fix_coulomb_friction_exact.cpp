@@ -284,30 +284,22 @@ void FixCoulombFrictionExact::gather_region_wall_contacts(int w, double tau, boo
   const double mu = wall->contact_law().cat.tangential.mu;
   const bool moving = region->dynamic_check();
   double **x = atom->x;
-  const double *radius = atom->radius;
   const int *mask = atom->mask;
   const Vec3 zero{0, 0, 0};
   for (int i = 0; i < atom->nlocal; i++) {
-    if (!(mask[i] & wall->groupbit) || !region->match(x[i][0], x[i][1], x[i][2])) continue;
-    const int nc = region->surface(x[i][0], x[i][1], x[i][2], radius[i]);
+    // the wall fix has found the touched faces this step: only those atoms are asked again
+    if (!(mask[i] & wall->groupbit) || !wall->touches_region(i)) continue;
+    const int nc = region->surface(x[i][0], x[i][1], x[i][2], atom->radius[i]);
     for (int ic = 0; ic < nc; ic++) {
-      const Region::Contact &rc = region->contact[ic];
-      if (!(rc.r > 0.0) || !(rc.r < radius[i])) continue;
-      int slot = 0;
-      while (slot < wall->nslot && wall->slot_wall[i][slot] != rc.iwall) slot++;
-      if (slot == wall->nslot) continue;    // (the wall fix has assigned every touched face)
-      Vec3 v_wall = zero;
-      if (moving) {
-        double v[3];
-        region->velocity_contact(v, x[i], ic);
-        v_wall = ge::vec3(v);
-      }
+      const FixWallGranExact::Touch t = wall->region_touch(i, ic);
+      const int slot = wall->slot_of_face(i, region->contact[ic].iwall);
+      if (!t.touching || slot < 0) continue;
       Contact &k = contacts.emplace_back();
       k.i = i;
       k.j = -1 - w;
       k.state = wall->history[i] + slot * ge::LINEAR_HISTORY_SIZE + ge::CS_TANGENTIAL;
-      const Vec3 n = (1.0 / rc.r) * Vec3{rc.delx, rc.dely, rc.delz};
-      k.c = ge::coulomb_moving_wall_contact(body(i), n, radius[i] - rc.r, zero, v_wall, zero,
+      const Vec3 v_wall = wall->region_point_motion(i, ic, moving).velocity;
+      k.c = ge::coulomb_moving_wall_contact(body(i), t.normal, t.overlap, zero, v_wall, zero,
                                             mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
       if (!start_contact(k, setup)) contacts.pop_back();
     }

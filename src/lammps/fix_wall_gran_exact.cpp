@@ -444,15 +444,21 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
     energy = 0.5 * r.fn_elastic * t.overlap;
   }
 
-  const Vec3 force_on_i = fn_vec + ft;
-  const Vec3 nxft = ge::cross(n, ft);
+  apply_wall_force(i, t, fn_vec + ft, (-lever) * ge::cross(n, ft) - moment, energy);
+}
+
+// the force and torque of a wall contact on atom i, into the atom, the wall's totals and (with
+// fix_modify virial yes) its virial
+void FixWallGranExact::apply_wall_force(int i, const Touch &t, const Vec3 &force_on_i,
+                                        const Vec3 &torque_on_i, double energy)
+{
   double *f = atom->f[i], *torque = atom->torque[i];
   f[0] += force_on_i.x;
   f[1] += force_on_i.y;
   f[2] += force_on_i.z;
-  torque[0] += -lever * nxft.x - moment.x;
-  torque[1] += -lever * nxft.y - moment.y;
-  torque[2] += -lever * nxft.z - moment.z;
+  torque[0] += torque_on_i.x;
+  torque[1] += torque_on_i.y;
+  torque[2] += torque_on_i.z;
   totals[0] += force_on_i.x;
   totals[1] += force_on_i.y;
   totals[2] += force_on_i.z;
@@ -548,22 +554,52 @@ void FixWallGranExact::region_contacts(bool advance)
                         "its {} possible contacts", nc, region_id, nslot);
     assign_slots(i, nc);
     for (int ic = 0; ic < nc; ic++) {
-      const Region::Contact &c = region->contact[ic];
-      if (!(c.r > 0.0) || !(c.r < radius[i])) {    // centre on the surface, or not touching
+      const Touch t = region_touch(i, ic);
+      if (t.touching)
+        contact(i, slot_of_contact[ic], t, advance, region_point_motion(i, ic, moving));
+      else
         end_slot_contact(i, slot_of_contact[ic]);
-        continue;
-      }
-      const Touch t{true, (1.0 / c.r) * Vec3{c.delx, c.dely, c.delz}, radius[i] - c.r};
-      PointMotion wall;
-      if (moving) {
-        double v[3];
-        region->velocity_contact(v, x[i], ic);
-        wall.velocity = ge::vec3(v);
-        if (region->rotateflag) wall.spin = ge::vec3(region->omega);
-      }
-      contact(i, slot_of_contact[ic], t, advance, wall);
     }
   }
+}
+
+// face ic of the region (region->surface() called for atom i): no contact when the sphere does
+// not overlap it or its centre lies on the surface (no normal)
+FixWallGranExact::Touch FixWallGranExact::region_touch(int i, int ic) const
+{
+  const Region::Contact &c = region->contact[ic];
+  const double radius = atom->radius[i];
+  if (!(c.r > 0.0) || !(c.r < radius)) return Touch{false, Vec3{0, 0, 0}, 0.0};
+  return Touch{true, (1.0 / c.r) * Vec3{c.delx, c.dely, c.delz}, radius - c.r};
+}
+
+// the velocity and spin of the region's material point at face ic of atom i
+FixWallGranExact::PointMotion FixWallGranExact::region_point_motion(int i, int ic,
+                                                                    bool moving) const
+{
+  PointMotion p;
+  if (!moving) return p;
+  double v[3];
+  region->velocity_contact(v, atom->x[i], ic);
+  p.velocity = ge::vec3(v);
+  if (region->rotateflag) p.spin = ge::vec3(region->omega);
+  return p;
+}
+
+// the slot of atom i that holds face iwall, or -1
+int FixWallGranExact::slot_of_face(int i, int iwall) const
+{
+  for (int s = 0; s < nslot; s++)
+    if (slot_wall[i][s] == iwall) return s;
+  return -1;
+}
+
+// atom i has a contact with some face of the region (as of this step's post_force)
+bool FixWallGranExact::touches_region(int i) const
+{
+  for (int s = 0; s < nslot; s++)
+    if (slot_wall[i][s] >= 0.0) return true;
+  return false;
 }
 
 // match the region's contacts of atom i (region->contact[0, nc)) to its history slots by the
@@ -580,12 +616,9 @@ void FixWallGranExact::assign_slots(int i, int nc)
   }
   for (int ic = 0; ic < nc; ic++) {
     const int iwall = region->contact[ic].iwall;
-    int slot = -1;
-    for (int s = 0; s < nslot && slot < 0; s++)
-      if (face[s] == iwall) slot = s;
-    for (int s = 0; s < nslot && slot < 0; s++)
-      if (face[s] < 0.0) slot = s;
-    face[slot] = iwall;    // (nc <= nslot: a free slot exists)
+    int slot = slot_of_face(i, iwall);
+    if (slot < 0) slot = slot_of_face(i, -1);    // a free one (nc <= nslot: one exists)
+    face[slot] = iwall;
     slot_of_contact[ic] = slot;
   }
 }

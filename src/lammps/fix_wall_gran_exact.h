@@ -121,8 +121,14 @@ class FixWallGranExact : public Fix {
   void parse_region(int narg, char **arg, int iarg);
   void region_contacts(bool advance);
   void assign_slots(int i, int ncontacts);
+  Touch region_touch(int i, int ic) const;
+  PointMotion region_point_motion(int i, int ic, bool moving) const;
+  int slot_of_face(int i, int iwall) const;
+  bool touches_region(int i) const;
   // one contact of atom i in a slot, against a wall point moving as `wall` says
   void contact(int i, int slot, const Touch &t, bool advance, const PointMotion &wall);
+  void apply_wall_force(int i, const Touch &t, const ge::Vec3 &force_on_i,
+                        const ge::Vec3 &torque_on_i, double energy);
   void tally_virial(int i, const Touch &t, const ge::Vec3 &force_on_i);
   void tally_virial(int i, const ge::Vec3 &branch, const ge::Vec3 &force_on_i);
   void jaeger_contact(int i, int slot, const Touch &t, bool advance, const PointMotion &wall);

@@ -80,19 +80,7 @@ void FixWallGranExact::jaeger_contact(int i, int slot, const Touch &t, bool adva
 
   // force on the wall q = N n - T (jaeger.md section 1); on the sphere the opposite
   const Vec3 force_on_i = T - N * n;
-  const Vec3 torque_on_i = ge::cross(bp, force_on_i);
-  double *f = atom->f[i], *torque = atom->torque[i];
-  f[0] += force_on_i.x;
-  f[1] += force_on_i.y;
-  f[2] += force_on_i.z;
-  torque[0] += torque_on_i.x;
-  torque[1] += torque_on_i.y;
-  torque[2] += torque_on_i.z;
-  totals[0] += force_on_i.x;
-  totals[1] += force_on_i.y;
-  totals[2] += force_on_i.z;
-  totals[3] += 1.0;
-  totals[4] += 0.8 * res.N * delta;    // Hertz energy: int N d(2 delta) = (4/5) N delta
+  // Hertz energy: int N d(2 delta) = (4/5) N delta
+  apply_wall_force(i, t, force_on_i, ge::cross(bp, force_on_i), 0.8 * res.N * delta);
   totals[5] += rec[JAEGER_COUNT];
-  if (evflag) tally_virial(i, t, force_on_i);    // (v_init sets evflag, not vflag_either)
 }

@@ -1,6 +1,6 @@
 // Moving walls: fix wall/gran/exact ... wiggle | shear (catalogue issue, "Walls"). One sphere on
 // or against a wall, against Galilean invariance and closed forms of the algorithm.
-#include "deck_util.hpp"
+#include "floor_sphere.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,38 +10,8 @@
 
 namespace {
 
-constexpr double kR = 0.01;          // sphere radius (m)
-constexpr double kDensity = 1000.0;
-constexpr double kKn = 1e4;           // N/m
-constexpr double kG = 9.81;
-const double kMass = kDensity * 4.0 / 3.0 * M_PI * kR * kR * kR;
-
 using deck::num;
-
-// One sphere at (0, 0, z) with velocity (vx, 0, 0) over the floor z = 0 with `law`, gravity on;
-// `wall_motion` is appended to the wall fix. `integrate`: the sphere moves (else it is held).
-std::string sphere_on_floor(const std::string &law, double z, double vx,
-                            const std::string &wall_motion, bool integrate = true)
-{
-  return deck::si_sphere_box("-1 1 -0.1 0.1 -0.05 0.1") + "create_atoms 1 single 0 0 " + num(z) + "\nset group all diameter " + num(2 * kR) + "\nset group all density " +
-      num(kDensity) + "\nvelocity all set " + num(vx) +
-      " 0 0\npair_style granular/exact\npair_coeff * * " + law +
-      "\nfix floor all wall/gran/exact " + law + " zplane 0 NULL " + wall_motion +
-      "\nfix gravity all gravity " + num(kG) + " vector 0 0 -1\n" +
-      (integrate ? "fix integrate all nve/sphere\n" : "") + "timestep 2e-5\n";
-}
-
-struct SphereState {
-  double x, z, vx, vz, wy;
-};
-
-SphereState state_of(deck::Lammps &lmp)
-{
-  auto **x = static_cast<double **>(lammps_extract_atom(lmp.handle(), "x"));
-  auto **v = static_cast<double **>(lammps_extract_atom(lmp.handle(), "v"));
-  auto **w = static_cast<double **>(lammps_extract_atom(lmp.handle(), "omega"));
-  return SphereState{x[0][0], x[0][2], v[0][0], v[0][2], w[0][1]};
-}
+using namespace floor_sphere;
 
 }    // namespace
 
@@ -64,12 +34,12 @@ TEST(DeckWallMotion, ShearedFloorIsAMovingFrame)
     SphereState a, b;
     {
       deck::Lammps lmp;
-      lmp.command(sphere_on_floor(law, kR - overlap, v0, "") + "run " + std::to_string(steps));
+      lmp.command(sphere_on_floor(law, kR - overlap, v0, "zplane 0 NULL") + "run " + std::to_string(steps));
       a = state_of(lmp);
     }
     {
       deck::Lammps lmp;
-      lmp.command(sphere_on_floor(law, kR - overlap, 0.0, "shear x " + num(-v0)) + "run " +
+      lmp.command(sphere_on_floor(law, kR - overlap, 0.0, "zplane 0 NULL shear x " + num(-v0)) + "run " +
                   std::to_string(steps));
       b = state_of(lmp);
     }
@@ -99,7 +69,7 @@ TEST(DeckWallMotion, WiggledFloorDragsARollingSphereExactly)
   const int steps = 6000;    // 2.4 periods
   deck::Lammps lmp;
   lmp.command(sphere_on_floor("hooke " + num(kKn) + " tangential coulomb " + num(mu), kR - overlap,
-                              0.0, "wiggle x " + num(amplitude) + " " + num(period)) +
+                              0.0, "zplane 0 NULL wiggle x " + num(amplitude) + " " + num(period)) +
               "variable stuck equal f_GE_COULOMB[2]\nrun " + std::to_string(steps));
   const SphereState s = state_of(lmp);
   double expected = 0.0;
@@ -130,7 +100,7 @@ TEST(DeckWallMotion, WiggledPlaneMovesAndKeepsItsOriginThroughRestart)
   };
   {
     deck::Lammps lmp;
-    lmp.command(sphere_on_floor(law, z, 0.0, wiggle, false) + "run 100\n");
+    lmp.command(sphere_on_floor(law, z, 0.0, "zplane 0 NULL " + wiggle, "", false) + "run 100\n");
     EXPECT_NEAR(wall_force(lmp), expected_force(100), 1e-9 * kKn * amplitude);
     lmp.command("run 150\nwrite_restart wiggle.restart");
     EXPECT_NEAR(wall_force(lmp), expected_force(250), 1e-9 * kKn * amplitude);

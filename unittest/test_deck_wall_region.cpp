@@ -1,6 +1,7 @@
 // Region walls: fix wall/gran/exact ... region <ID> (catalogue issue, "Walls"). A region's
 // faces are walls like the built-in planes and cylinder: the same contacts, history kept per
 // face, moving with the region (region ... move/rotate).
+#include "floor_sphere.hpp"
 #include "packing_state.hpp"
 
 #include <gtest/gtest.h>
@@ -12,11 +13,7 @@
 namespace {
 
 using deck::num;
-
-constexpr double kR = 0.01;    // sphere radius (m)
-constexpr double kDensity = 1000.0;
-constexpr double kKn = 1e4;    // N/m
-constexpr double kG = 9.81;
+using namespace floor_sphere;
 
 // the stateful catalogue law and the Jaeger law of the packing tests, on walls
 const char *const kStatefulLaw = "hls 2000 0.8 tangential walton_braun 1600 0.4 rolling yade "
@@ -72,52 +69,28 @@ TEST(DeckWallRegion, RegionSlabEqualsPlanesAndKeepsItsHistory)
 
 namespace {
 
-// One sphere thrown along x from 1 mm above a floor (gravity on), the floor given by `floor` (the
-// words after the law); `before` defines what the floor needs (a region, variables).
-std::string sphere_on_floor(const std::string &law, const std::string &before,
-                            const std::string &floor)
-{
-  return deck::si_sphere_box("-1 1 -0.1 0.1 -0.05 0.1") + "create_atoms 1 single 0 0 " +
-      num(kR + 1e-3) + "\nset group all diameter " + num(2 * kR) + "\nset group all density " +
-      num(kDensity) + "\nvelocity all set 0.3 0 0\npair_style granular/exact\npair_coeff * * " +
-      law + "\ntimestep 2e-5\n" + before + "\nfix floor all wall/gran/exact " + law + " " +
-      floor + "\nfix gravity all gravity " + num(kG) +
-      " vector 0 0 -1\nfix integrate all nve/sphere\n";
-}
-
-struct SphereState {
-  double x, z, vx, wy;
-};
-
-SphereState state_of(deck::Lammps &lmp)
-{
-  auto **x = static_cast<double **>(lammps_extract_atom(lmp.handle(), "x"));
-  auto **v = static_cast<double **>(lammps_extract_atom(lmp.handle(), "v"));
-  auto **w = static_cast<double **>(lammps_extract_atom(lmp.handle(), "omega"));
-  return SphereState{x[0][0], x[0][2], v[0][0], w[0][1]};
-}
-
 void expect_moving_region_is_sheared_plane(const std::string &law)
 {
   const double v0 = 0.3;
+  // the sphere is thrown along x at v0 from 1 mm above the floor
   const std::string region = "variable dx equal " + num(-v0) +
       "*time\nregion floor plane 0 0 0 0 0 1 move v_dx NULL NULL units box";
   SphereState sheared, moved, uninterrupted, continued, restarted;
   {
     deck::Lammps lmp;
-    lmp.command(sphere_on_floor(law, "", "zplane 0 NULL shear x " + num(-v0)) + "run 20000");
+    lmp.command(sphere_on_floor(law, kR + 1e-3, v0, "zplane 0 NULL shear x " + num(-v0)) + "run 20000");
     sheared = state_of(lmp);
   }
   {
     deck::Lammps lmp;
-    lmp.command(sphere_on_floor(law, region, "region floor") + "run 10001");
+    lmp.command(sphere_on_floor(law, kR + 1e-3, v0, "region floor", region) + "run 10001");
     uninterrupted = state_of(lmp);
     lmp.command("run 9999");
     moved = state_of(lmp);
   }
   {
     deck::Lammps lmp;
-    lmp.command(sphere_on_floor(law, region, "region floor") +
+    lmp.command(sphere_on_floor(law, kR + 1e-3, v0, "region floor", region) +
                 "run 10000\nwrite_restart region_floor.restart");
     EXPECT_EQ(vector_value(lmp, "floor", 3), 1.0);    // on the floor at the run boundary
     lmp.command("run 1");

@@ -108,6 +108,36 @@ GE_INLINE double yade_tangential_stiffness(const CatalogueLaw &law, const Catalo
   return law.tangential.kt;
 }
 
+// The normal part of a catalogue contact (spec 1.3): the elastic force of the normal model, its
+// dashpot, the compressive force F_n^c = max(F_el + F_vis, 0) that caps every tangential model,
+// the force applied along the normal and the elastic energy (hooke k d^2/2, hertz (2/5) F d,
+// hls F^2/(2 K_U) on its unloading line). state: the contact's state (its hls entry is updated).
+// Also the whole normal force of `tangential coulomb` contacts, whose friction a fix solves.
+struct CatalogueNormalForce {
+  NormalResult elastic;
+  double F_cap = 0.0;        // F_n^c
+  double F_applied = 0.0;    // along the normal, on i
+  double energy = 0.0;
+};
+
+GE_INLINE CatalogueNormalForce catalogue_normal_force(const CatalogueLaw &law, double delta,
+                                                      double approach_rate, double rbar,
+                                                      double mbar, double *state, bool advance)
+{
+  CatalogueNormalForce r;
+  r.elastic = normal_elastic(law.normal, delta, rbar, state + CS_HLS, advance);
+  const NormalResult &nr = r.elastic;
+  const DampingInput din{delta, approach_rate, mbar, nr.kn, nr.K_HZ};
+  const double F_vis = damping_force(law.damping, din);
+  r.F_cap = normal_force_compressive(nr.F_el, F_vis);
+  r.F_applied = normal_force_applied(nr.F_el, F_vis, law.limit_damping);
+  if (law.normal.model == NORMAL_HERTZ) r.energy = 0.4 * nr.F_el * delta;
+  else if (law.normal.model == NORMAL_HLS)
+    r.energy = nr.F_el * nr.F_el / (2.0 * hls_unloading_stiffness(law.normal.hls, state[CS_HLS]));
+  else r.energy = 0.5 * nr.F_el * delta;
+  return r;
+}
+
 GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, double *stored,
                               CatalogueResult &r)
 {
@@ -119,10 +149,10 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
     state = scratch;
   }
   const double delta = s.overlap;
-  const NormalResult nr = normal_elastic(law.normal, delta, s.rbar, state + CS_HLS, s.advance);
-  const DampingInput din{delta, s.approach_rate, s.mbar, nr.kn, nr.K_HZ};
-  const double F_vis = damping_force(law.damping, din);
-  const double F_cap = normal_force_compressive(nr.F_el, F_vis);
+  const CatalogueNormalForce nf =
+      catalogue_normal_force(law, delta, s.approach_rate, s.rbar, s.mbar, state, s.advance);
+  const NormalResult &nr = nf.elastic;
+  const double F_cap = nf.F_cap;
 
   TangentialParams tp = law.tangential;
   if (law.tti_eta_from_tsuji)    // the tsuji eta_n of this contact (spec T9)
@@ -143,16 +173,12 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
   tangential_step(tp, ts, state + CS_TANGENTIAL, tr);
   state[CS_SLIDING] = tr.sliding ? 1.0 : 0.0;
 
-  r.fn = normal_force_applied(nr.F_el, F_vis, law.limit_damping);
+  r.fn = nf.F_applied;
   r.ft = tr.ft;
   r.fn_elastic = nr.F_el;
   r.fn_cap = F_cap;
   r.sliding = tr.sliding;
-  // elastic normal energy: hooke k d^2/2, hertz (2/5) F d, hls F^2/(2 K_U) on its unloading line
-  if (law.normal.model == NORMAL_HERTZ) r.energy_n = 0.4 * nr.F_el * delta;
-  else if (law.normal.model == NORMAL_HLS)
-    r.energy_n = nr.F_el * nr.F_el / (2.0 * hls_unloading_stiffness(law.normal.hls, state[CS_HLS]));
-  else r.energy_n = 0.5 * nr.F_el * delta;
+  r.energy_n = nf.energy;
 
   if (law.yade.rolling.active || law.yade.twisting.active) {
     YadeMomentStep ys;

@@ -220,6 +220,7 @@ bool FixCoulombFrictionExact::start_contact(Contact &k, bool setup)
     state[ge::TS_CF_FORCE] = state[ge::TS_CF_FORCE + 1] = state[ge::TS_CF_FORCE + 2] = 0.0;
     state[ge::TS_CF_SLIDING] = 1.0;
     state[ge::TS_CF_SOLVED] = 1.0;
+    state[ge::CS_SLIDING - ge::CS_TANGENTIAL] = 1.0;
     return false;
   }
   const bool wall = k.j < 0;

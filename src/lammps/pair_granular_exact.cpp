@@ -305,6 +305,12 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
           jaeger_contact(i, j, store.fix->firstrecord[i][jj], lw, advance, weight, tally);
         continue;
       }
+      if constexpr (!Store::canonical) {
+        if (is_coulomb(lw) && !lw.cat.yade.rolling.active && !lw.cat.yade.twisting.active) {
+          coulomb_normal_contact(i, j, dx, rsq, store.get(i, jj), lw, advance, weight, tally);
+          continue;
+        }
+      }
       double *history = store.get(i, jj);
       const bool flipped = Store::canonical && tag[i] > tag[j];
       if (flipped) flip_state(lw, history);

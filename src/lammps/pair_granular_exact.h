@@ -129,6 +129,8 @@ class PairGranularExact : public Pair {
   ge::LinearStep contact_step(int i, int j, const PairGeometry &g, double dt) const;
   void catalogue_contact(int i, int j, const PairGeometry &g, double *state, const Law &lw,
                          bool advance, double weight, double *tally);
+  void coulomb_normal_contact(int i, int j, const ge::Vec3 &dx, double rsq, double *state,
+                              const Law &lw, bool advance, double weight, double *tally);
   static void add_branch_force_product(double weight, const ge::Vec3 &l, const ge::Vec3 &force,
                                        double *sum);
   void apply_contact(int i, int j, const ge::LinearResult &r, const ge::LinearStep &s,

@@ -112,6 +112,49 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
 }
 
 /* ----------------------------------------------------------------------
+   a `tangential coulomb` contact without Yade moments: the pair's part is the normal force
+   alone (along the normal, so no torque), and the cap mu F_n^c the friction fix solves with.
+   The friction fix adds the friction after all other forces; the stored sliding flag is its.
+------------------------------------------------------------------------- */
+
+void PairGranularExact::coulomb_normal_contact(int i, int j, const Vec3 &dx, double rsq,
+                                               double *state, const Law &lw, bool advance,
+                                               double weight, double *tally)
+{
+  const double *radius = atom->radius;
+  const double r = std::sqrt(rsq);
+  const Vec3 n = (1.0 / r) * dx;
+  const double overlap = radius[i] + radius[j] - r;
+  const double approach_rate = -ge::dot(ge::vec3(atom->v[i]) - ge::vec3(atom->v[j]), n);
+  // without `advance` (run setup) the hls maximum overlap is only read
+  const ge::CatalogueNormalForce nf =
+      ge::catalogue_normal_force(lw.cat, overlap, approach_rate,
+                                 ge::effective_radius(radius[i], radius[j]), catalogue_mass(i, j),
+                                 state, advance);
+  state[ge::CS_TANGENTIAL + ge::TS_CF_FN] = nf.F_cap;
+
+  const Vec3 on_i = nf.F_applied * n;
+  double **f = atom->f;
+  f[i][0] += on_i.x;
+  f[i][1] += on_i.y;
+  f[i][2] += on_i.z;
+  const int nlocal = atom->nlocal, newton_pair = force->newton_pair;
+  if (newton_pair || j < nlocal) {
+    f[j][0] -= on_i.x;
+    f[j][1] -= on_i.y;
+    f[j][2] -= on_i.z;
+  }
+  if (evflag)
+    ev_tally_xyz(i, j, nlocal, newton_pair, 0.0, 0.0, on_i.x, on_i.y, on_i.z, dx.x, dx.y, dx.z);
+
+  if (!eflag_global) return;
+  tally[0] += weight * nf.energy;
+  tally[4] += weight;
+  tally[5] += weight * state[ge::CS_TANGENTIAL + ge::TS_CF_SLIDING];
+  add_branch_force_product(weight, dx, on_i, tally + 6);
+}
+
+/* ----------------------------------------------------------------------
    single() of a catalogue contact: p1 elastic normal force, p2 |tangential force| (from the
    stored state, dashpots at the current velocities), p3 0, p4 1 if the last step slid, p5 0,
    p6 overlap, p7-p9 tangential force on i. For `tangential coulomb` the tangential force is

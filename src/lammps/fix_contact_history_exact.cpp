@@ -108,32 +108,30 @@ void FixContactHistoryExact::init()
 
 bigint FixContactHistoryExact::create(int room)
 {
-  const bigint offset = pool_used;
+  const bigint base = pool_used;
   grow_doubles(memory, pool, pool_size, pool_used + record_doubles(room),
                "contact_history:pool");
-  double *rec = pool + offset;
-  rec[0] = 0.0;
-  rec[1] = room;
-  for (int k = 0; k < nfixed; k++) rec[2 + k] = 0.0;
   pool_used += record_doubles(room);
-  return offset;
+  double *rec = pool + base;
+  rec[0] = room;
+  rec[1] = 0.0;    // count (no items: the header follows the room)
+  for (int k = 0; k < nfixed; k++) rec[2 + k] = 0.0;
+  return base + 1;
 }
 
-void FixContactHistoryExact::reserve(bigint &slot, int items, int max_room)
+void FixContactHistoryExact::grow_record(bigint &slot, int items, int max_room)
 {
-  const int room = static_cast<int>(pool[slot + 1]);
-  if (items <= room) return;
+  const int room_now = room(slot);
   // grow by a quarter (amortised O(1) moves, at most ~25 % unused room), never past max_room
-  int grown = room + room / 4 + 4;
+  int grown = room_now + room_now / 4 + 4;
   if (grown < items) grown = items;
   if (grown > max_room) grown = max_room > items ? max_room : items;
-  const bigint moved = create(grown);    // may move the pool
-  const double *old = pool + slot;
-  double *rec = pool + moved;
-  const int n = static_cast<int>(old[0]);
-  rec[0] = old[0];
-  memcpy(rec + 2, old + 2, (nfixed + (bigint) nitem * n) * sizeof(double));
-  slot = moved;
+  const bigint first_old = first_item(slot);
+  const bigint moved = create(grown);    // may move the pool: offsets only from here on
+  // items, count and fixed part are contiguous: one copy, to just after the new room
+  const bigint n = (bigint) nitem * count(slot) + 1 + nfixed;
+  memcpy(pool + moved, pool + first_old, n * sizeof(double));
+  slot = moved + (slot - first_old);
 }
 
 /* ----------------------------------------------------------------------
@@ -149,13 +147,14 @@ bigint FixContactHistoryExact::allocate_blob(bigint length)
 }
 
 // append [partner tag, count, fixed..., items...] to the blob of `atom` (its room was reserved)
-void FixContactHistoryExact::append_entry(int atom_index, tagint partner_tag, const double *rec)
+void FixContactHistoryExact::append_entry(int atom_index, tagint partner_tag, bigint slot)
 {
-  const int n = static_cast<int>(rec[0]);
+  const int n = count(slot);
   double *dst = blob_pool + blob_offset[atom_index] + blob_length[atom_index];
   dst[0] = ubuf(partner_tag).d;
-  dst[1] = rec[0];
-  memcpy(dst + 2, rec + 2, (nfixed + (bigint) nitem * n) * sizeof(double));
+  dst[1] = n;
+  memcpy(dst + 2, pool + slot + 1, nfixed * sizeof(double));
+  memcpy(dst + 2 + nfixed, pool + first_item(slot), (bigint) nitem * n * sizeof(double));
   blob_length[atom_index] += entry_doubles(n);
   npartner[atom_index]++;
 }
@@ -195,8 +194,8 @@ void FixContactHistoryExact::pre_exchange()
 
   // 3. fill, both sides of every pair; then the ghosts' blobs are appended to their owners'
   for_each_record([&](int i, int j, bigint off) {
-    append_entry(i, tag[j], pool + off);
-    if (receives(j)) append_entry(j, tag[i], pool + off);
+    append_entry(i, tag[j], off);
+    if (receives(j)) append_entry(j, tag[i], off);
   });
   if (to_ghosts) {
     commflag = COMM_ENTRIES;
@@ -265,11 +264,9 @@ void FixContactHistoryExact::post_neighbor()
       for (int e = 0; e < npartner[i]; e++) {
         const int n = static_cast<int>(entry[1]);
         if (static_cast<tagint>(ubuf(entry[0]).i) == tag[j]) {
-          const bigint off = create(n + EXTRA_ROOM);
-          double *rec = pool + off;
-          rec[0] = entry[1];
-          memcpy(rec + 2, entry + 2, (nfixed + (bigint) nitem * n) * sizeof(double));
-          slot[jj] = off;
+          const bigint first = create(n + EXTRA_ROOM);
+          memcpy(pool + first, entry + 2 + nfixed, (bigint) nitem * n * sizeof(double));
+          slot[jj] = place_header(first, n, entry + 2);
           break;
         }
         entry += entry_doubles(n);
@@ -460,11 +457,10 @@ void FixContactHistoryExact::gather_statistics()
       for (int jj = 0; jj < list->numneigh[i]; jj++) {
         const bigint off = firstrecord[i][jj];
         if (off < 0) continue;
-        const double items = pool[off];
+        const double items = count(off);
         local[0] += 1.0;
         local[1] += items;
-        local[2] += record_doubles(static_cast<int>(pool[off + 1])) * sizeof(double) +
-            sizeof(bigint);
+        local[2] += record_doubles(room(off)) * sizeof(double) + sizeof(bigint);
         most = MAX(most, items);
       }
     }

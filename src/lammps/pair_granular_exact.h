@@ -66,6 +66,14 @@ class PairGranularExact : public Pair {
   // the fix that solves the friction of `tangential coulomb` (created on first use)
   class FixCoulombFrictionExact *friction_fix();
 
+  // fixed part of a record of the compact store: a Jaeger contact's frame quaternion (4),
+  // tangential force (2) and sliding flag (1), or, with other laws in the same pair style, the
+  // state of a linear or catalogue contact
+  static constexpr int JAEGER_FIXED_SIZE = ge::JAEGER_STATE_SIZE + 1;
+  static constexpr int MAX_FIXED_SIZE = JAEGER_FIXED_SIZE > int(ge::LINEAR_HISTORY_SIZE)
+      ? JAEGER_FIXED_SIZE
+      : int(ge::LINEAR_HISTORY_SIZE);
+
   enum { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1, NORMAL_HLS = 2 };
   enum { DAMPING_NONE = 0, DAMPING_VISCOUS = 1, DAMPING_CATALOGUE = 2 };
   enum { TANGENTIAL_CLASSIC = 0, TANGENTIAL_REFINED = 1, TANGENTIAL_JAEGER = 2,

@@ -55,20 +55,24 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
 
   // room for one more vertex; with a capacity M the record never needs more than M + 1
   const int max_room = lw.jaeger.capacity > 0 ? lw.jaeger.capacity + 1 : MAXSMALLINT;
-  if (slot < 0) slot = fix_compact->create(ge::jaeger_room_needed(lw.jaeger, 0));
-  fix_compact->reserve(slot, ge::jaeger_room_needed(lw.jaeger, fix_compact->count(slot)),
-                       max_room);
-  double *rec = fix_compact->record(slot);    // after any move
-  double *state = rec + 2;
-  ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(rec + 2 + fix_compact->nfixed),
-                            static_cast<int>(rec[0]), static_cast<int>(rec[1])};
+  FixContactHistoryExact *store = fix_compact;
+  if (slot < 0) slot = store->create(ge::jaeger_room_needed(lw.jaeger, 0));
+  store->reserve(slot, ge::jaeger_room_needed(lw.jaeger, store->count(slot)), max_room);
+  // the record's fixed part follows its top vertex, where a push writes: the step works on a
+  // copy (nfixed >= JAEGER_FIXED_SIZE: [0..3] frame, [4..5] force, [6] sliding flag)
+  double fixed[MAX_FIXED_SIZE];
+  const double *stored = store->state(slot);
+  for (int k = 0; k < store->nfixed; k++) fixed[k] = stored[k];
+  const bigint first = store->first_item(slot);
+  ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(store->items(slot)),
+                            store->count(slot), store->room(slot)};
   ge::JaegerResult res;
   if (advance) {
-    ge::jaeger_contact_step(lw.jaeger, in, state, history, res);
-    rec[0] = history.count;
-    state[6] = res.sliding ? 1.0 : 0.0;
+    ge::jaeger_contact_step(lw.jaeger, in, fixed, history, res);
+    fixed[6] = res.sliding ? 1.0 : 0.0;
+    slot = store->place_header(first, history.count, fixed);
   } else {
-    ge::jaeger_current_force(lw.jaeger, in, state, res);
+    ge::jaeger_current_force(lw.jaeger, in, fixed, res);
   }
 
   // viscous terms, as for the linear laws: the normal force never attracts
@@ -109,9 +113,9 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
   if (!eflag_global) return;
   tally[0] += weight * 0.8 * res.N * delta;    // Hertz energy: int N d(2 delta) = (4/5) N delta
   tally[4] += weight;
-  tally[5] += weight * state[6];
+  tally[5] += weight * fixed[6];
   add_branch_force_product(weight, dx, Fi, tally + 6);
-  tally[15] += weight * rec[0];
+  tally[15] += weight * history.count;
   tally[16] += weight;
 }
 
@@ -141,11 +145,10 @@ double PairGranularExact::single_jaeger(int i, int j, const Law &lw, const doubl
   // compute pair/local: force = fforce * r, the normal force pushing i away from j
   fforce = res.N / r;
   const Vec3 Ti = i_is_p ? res.T : -res.T;    // tangential part of the force on i
-  const double *rec = state - 2;
   svector[0] = res.N;
   svector[1] = ge::norm(res.T);
   svector[3] = state[6];
-  svector[4] = rec[0];
+  svector[4] = FixContactHistoryExact::count_of_state(state);
   svector[5] = 2.0 * in.delta;
   svector[6] = Ti.x;
   svector[7] = Ti.y;

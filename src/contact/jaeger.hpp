@@ -205,16 +205,21 @@ GE_INLINE int cheapest_vertex(const JaegerHistory &h, double mu)
   const JaegerVertex *v = h.vertex;
   const int n = h.count;
   const bool top_slip = is_slip(slope(v[n - 1]), mu);
+  // cost^2 = num/den with num = |dtheta|^2 (dN1 dN2)^2, den = (dN1 + dN2)^2, compared by cross
+  // multiplication: no root or division per vertex (this scan runs after every push)
   int best_j = 0;
-  double best = -1.0;
+  double best_num = -1.0, best_den = 1.0;
   double N0 = 0.0;
   for (int j = 0; j + 1 < n; ++j) {
     const double dN1 = v[j].N - N0, dN2 = v[j + 1].N - v[j].N;
     N0 = v[j].N;
     if (j == n - 2 && top_slip) continue;
-    const double cost = norm(slope(v[j]) - slope(v[j + 1])) * (dN1 * dN2 / (dN1 + dN2));
-    if (best < 0.0 || cost < best) {
-      best = cost;
+    const V2 d = slope(v[j]) - slope(v[j + 1]);
+    const double P = dN1 * dN2, S = dN1 + dN2;
+    const double num = dot(d, d) * (P * P), den = S * S;
+    if (best_num < 0.0 || num * best_den < best_num * den) {
+      best_num = num;
+      best_den = den;
       best_j = j;
     }
   }

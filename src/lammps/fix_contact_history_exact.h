@@ -105,7 +105,7 @@ class FixContactHistoryExact : public Fix {
   }
   // Ask the memory system for a contact's record ahead of use: the lines from its third item
   // from the top to the end of its fixed part (a slip step walks down two segments, so it reads
-  // the top three vertices; measured: prefetching only two is slower by ~15 %).
+  // the top three vertices; prefetching only two measured slower in bench/in.bench_jaeger).
   void prefetch(bigint slot) const
   {
     if (slot < 0) return;

@@ -134,30 +134,37 @@ void PairGranularExact::apply_contact(int i, int j, const ge::LinearResult &r,
                                       const ge::LinearStep &s, const PairGeometry &g, int nlocal,
                                       int newton_pair)
 {
-  double **f = atom->f;
-  double **torque = atom->torque;
+  add_pair_force(i, j, r.fn * s.normal + r.ft, g.dx);
 
-  const Vec3 force = r.fn * s.normal + r.ft;
   // torque of the tangential force at the contact point: -r_c n x ft for both particles
+  double **torque = atom->torque;
   const Vec3 nxft = ge::cross(s.normal, r.ft);
-
-  f[i][0] += force.x;
-  f[i][1] += force.y;
-  f[i][2] += force.z;
   torque[i][0] -= g.ri * nxft.x;
   torque[i][1] -= g.ri * nxft.y;
   torque[i][2] -= g.ri * nxft.z;
   if (newton_pair || j < nlocal) {
-    f[j][0] -= force.x;
-    f[j][1] -= force.y;
-    f[j][2] -= force.z;
     torque[j][0] -= g.rj * nxft.x;
     torque[j][1] -= g.rj * nxft.y;
     torque[j][2] -= g.rj * nxft.z;
   }
+}
+
+// the force of a contact on i (-on_i on j, where this process applies it) and its virial;
+// dx = x_i - x_j
+void PairGranularExact::add_pair_force(int i, int j, const Vec3 &on_i, const Vec3 &dx)
+{
+  const int nlocal = atom->nlocal, newton_pair = force->newton_pair;
+  double **f = atom->f;
+  f[i][0] += on_i.x;
+  f[i][1] += on_i.y;
+  f[i][2] += on_i.z;
+  if (newton_pair || j < nlocal) {
+    f[j][0] -= on_i.x;
+    f[j][1] -= on_i.y;
+    f[j][2] -= on_i.z;
+  }
   if (evflag)
-    ev_tally_xyz(i, j, nlocal, newton_pair, 0.0, 0.0, force.x, force.y, force.z, g.dx.x, g.dx.y,
-                 g.dx.z);
+    ev_tally_xyz(i, j, nlocal, newton_pair, 0.0, 0.0, on_i.x, on_i.y, on_i.z, dx.x, dx.y, dx.z);
 }
 
 namespace {

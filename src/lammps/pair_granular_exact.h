@@ -143,6 +143,7 @@ class PairGranularExact : public Pair {
                                        double *sum);
   void apply_contact(int i, int j, const ge::LinearResult &r, const ge::LinearStep &s,
                      const PairGeometry &g, int nlocal, int newton_pair);
+  void add_pair_force(int i, int j, const ge::Vec3 &on_i, const ge::Vec3 &dx);
 };
 
 }    // namespace LAMMPS_NS

@@ -134,18 +134,7 @@ void PairGranularExact::coulomb_normal_contact(int i, int j, const Vec3 &dx, dou
   state[ge::CS_TANGENTIAL + ge::TS_CF_FN] = nf.F_cap;
 
   const Vec3 on_i = nf.F_applied * n;
-  double **f = atom->f;
-  f[i][0] += on_i.x;
-  f[i][1] += on_i.y;
-  f[i][2] += on_i.z;
-  const int nlocal = atom->nlocal, newton_pair = force->newton_pair;
-  if (newton_pair || j < nlocal) {
-    f[j][0] -= on_i.x;
-    f[j][1] -= on_i.y;
-    f[j][2] -= on_i.z;
-  }
-  if (evflag)
-    ev_tally_xyz(i, j, nlocal, newton_pair, 0.0, 0.0, on_i.x, on_i.y, on_i.z, dx.x, dx.y, dx.z);
+  add_pair_force(i, j, on_i, dx);
 
   if (!eflag_global) return;
   tally[0] += weight * nf.energy;

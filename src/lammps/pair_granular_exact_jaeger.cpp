@@ -90,25 +90,17 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
   const Vec3 tq = ge::cross(bq, Fq), tp = ge::cross(bp, -Fq);
   const Vec3 Fi = i_is_p ? -Fq : Fq;
   const Vec3 ti = i_is_p ? tp : tq, tj = i_is_p ? tq : tp;
-  double **f = atom->f;
+  const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
+  add_pair_force(i, j, Fi, dx);
   double **torque = atom->torque;
-  f[i][0] += Fi.x;
-  f[i][1] += Fi.y;
-  f[i][2] += Fi.z;
   torque[i][0] += ti.x;
   torque[i][1] += ti.y;
   torque[i][2] += ti.z;
   if (newton_pair || j < nlocal) {
-    f[j][0] -= Fi.x;
-    f[j][1] -= Fi.y;
-    f[j][2] -= Fi.z;
     torque[j][0] += tj.x;
     torque[j][1] += tj.y;
     torque[j][2] += tj.z;
   }
-  const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
-  if (evflag)
-    ev_tally_xyz(i, j, nlocal, newton_pair, 0.0, 0.0, Fi.x, Fi.y, Fi.z, dx.x, dx.y, dx.z);
 
   if (!eflag_global) return;
   tally[0] += weight * 0.8 * res.N * delta;    // Hertz energy: int N d(2 delta) = (4/5) N delta

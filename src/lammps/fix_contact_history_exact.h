@@ -109,9 +109,9 @@ class FixContactHistoryExact : public Fix {
   void prefetch(bigint slot) const
   {
     if (slot < 0) return;
-    const double *header = pool + slot;
-    const double *last = header + nfixed;
-    for (const double *p = header - 3 * nitem; p < last; p += 8) __builtin_prefetch(p);
+    const bigint below = slot - 3 * nitem;    // (a young record has fewer items: stay in the pool)
+    const double *last = pool + slot + nfixed;
+    for (const double *p = pool + (below > 0 ? below : 0); p < last; p += 8) __builtin_prefetch(p);
     __builtin_prefetch(last);
   }
   void release(bigint &slot) { slot = -1; }    // the memory is reclaimed at the next rebuild

@@ -179,6 +179,63 @@ TEST(DeckWallRegion, SphereInACornerTouchesTwoFaces)
   EXPECT_NEAR(vector_value(lmp, "cup", 2), kKn * dz, 1e-9 * kKn * dz);
 }
 
+// A curved region face is a wall with the face's radius of curvature R_w (the region's contact
+// radius, as LAMMPS' wall/gran/region): a sphere held at overlap delta feels the Hertz force
+// (4/3) E* sqrt(R_bar) delta^{3/2} with R_bar = R R_w/(R + R_w): inside a spherical region
+// (R_w = -R_s, concave), outside one (R_w = R_s) and inside a cylinder (R_w = -2 R_c, the mean
+// curvature LAMMPS gives a cylinder's side), for a catalogue Hertz law on a rigid wall
+// (E* = E/(1-nu^2)) and for Jaeger's law on a wall of the sphere's material (E* = E/(2(1-nu^2))).
+TEST(DeckWallRegion, CurvedRegionFaceActsWithItsRadiusOfCurvature)
+{
+  const double E = 1e7, nu = 0.3, Rs = 0.025, delta = 2e-5;
+  const struct {
+    const char *name, *law, *wall;
+    double modulus;
+  } laws[] = {{"hertz", "hertz 1e7 0.3 tangential sliding 0.4", " wall rigid", E / (1 - nu * nu)},
+              {"jaeger", "hertz 1e7 0.3 tangential jaeger 0.4", " wall 1e7 0.3",
+               E / (2 * (1 - nu * nu))}};
+  const struct {
+    const char *name, *region;
+    double x;           // the sphere's centre on the x axis
+    double curvature;   // R_w
+  } faces[] = {{"inside a sphere", "sphere 0 0 0 0.025", Rs - kR + delta, -Rs},
+               {"outside a sphere", "sphere 0 0 0 0.025 side out", Rs + kR - delta, Rs},
+               {"inside a cylinder", "cylinder z 0 0 0.025 INF INF", Rs - kR + delta, -2 * Rs}};
+  for (const auto &law : laws)
+    for (const auto &face : faces) {
+      SCOPED_TRACE(std::string(law.name) + " " + face.name);
+      deck::Lammps lmp;
+      lmp.command(deck::si_sphere_box("-0.1 0.1 -0.1 0.1 -0.1 0.1"));
+      lmp.command("create_atoms 1 single " + num(face.x) + " 0 0\nset group all diameter " +
+                  num(2 * kR) + "\nset group all density " + num(kDensity) +
+                  "\npair_style granular/exact\npair_coeff * * " + law.law +
+                  "\nregion face " + face.region + " units box\nfix face all wall/gran/exact " +
+                  law.law + " region face" + law.wall + "\nrun 0");
+      const double rbar = kR * face.curvature / (kR + face.curvature);
+      const double force = 4.0 / 3.0 * law.modulus * std::sqrt(rbar) * std::pow(delta, 1.5);
+      const double toward_centre = face.x < Rs ? -1.0 : 1.0;    // the face pushes the sphere back
+      EXPECT_NEAR(vector_value(lmp, "face", 0), toward_centre * force, 1e-12 * force);
+      EXPECT_NEAR(vector_value(lmp, "face", 1), 0.0, 1e-12 * force);
+      EXPECT_NEAR(vector_value(lmp, "face", 2), 0.0, 1e-12 * force);
+    }
+}
+
+// A sphere in a concave region face narrower than itself has no effective radius: an error that
+// says so, not a NaN force.
+TEST(DeckWallRegion, SphereWiderThanItsConcaveFaceIsRejected)
+{
+  deck::Lammps lmp;
+  lmp.command(deck::si_sphere_box("-0.1 0.1 -0.1 0.1 -0.1 0.1"));
+  lmp.command("create_atoms 1 single 0.001 0 0\nset group all diameter " + num(2 * kR) +
+              "\nset group all density " + num(kDensity) +
+              "\npair_style granular/exact\npair_coeff * * hertz 1e7 0.3 tangential sliding 0.4"
+              "\nregion cup sphere 0 0 0 0.008 units box\nfix cup all wall/gran/exact hertz 1e7 "
+              "0.3 tangential sliding 0.4 region cup wall rigid");
+  const std::string got = lmp.error_of("run 0");
+  EXPECT_NE(got.find("radius of curvature 0.008 is not larger than the sphere's"), std::string::npos)
+      << got;
+}
+
 // Every malformed region wall stops with a message that says what is wrong.
 TEST(DeckWallRegion, BadRegionWallIsRejected)
 {

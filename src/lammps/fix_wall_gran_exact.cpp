@@ -376,6 +376,15 @@ FixWallGranExact::Touch FixWallGranExact::touch(int i, double shift) const
   return t;
 }
 
+// the effective radius of atom i's wall contact, R_bar = R R_w/(R + R_w) (catalogue.md 1.2 with
+// R_j = R_w the wall's radius of curvature); R for a flat wall (R_w -> infinity)
+double FixWallGranExact::effective_radius(int i, const Touch &t) const
+{
+  const double radius = atom->radius[i];
+  if (t.curvature_radius == 0.0) return radius;
+  return radius * t.curvature_radius / (radius + t.curvature_radius);
+}
+
 /* ----------------------------------------------------------------------
    how fast the wall normal at atom i turns: 0 on a plane; on the cylinder it follows the
    atom around the axis, n_dot = -(v_xy - (v.e) e)/r_xy with e the radial unit vector
@@ -417,7 +426,7 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
   if (law.tangential == PairGranularExact::TANGENTIAL_CATALOGUE) {
     ge::CatalogueStep c;
     ge::set_kinematics(s, c);
-    c.rbar = radius;                  // R_w -> infinity
+    c.rbar = effective_radius(i, t);
     c.mbar = atom->rmass[i];          // m_w -> infinity
     c.rot_i = dt * w;
     c.radius_i = c.radius_j = radius;    // Yade: R_j = R_i for a wall (catalogue.md 2.4)
@@ -564,13 +573,20 @@ void FixWallGranExact::region_contacts(bool advance)
 }
 
 // face ic of the region (region->surface() called for atom i): no contact when the sphere does
-// not overlap it or its centre lies on the surface (no normal)
+// not overlap it or its centre lies on the surface (no normal). The face's radius of curvature
+// is the region's contact radius (R_s of a sphere, 2 R_c of a cylinder or cone side, the mean
+// curvature of the face; negative from inside); a concave face must be wider than the sphere.
 FixWallGranExact::Touch FixWallGranExact::region_touch(int i, int ic) const
 {
   const Region::Contact &c = region->contact[ic];
   const double radius = atom->radius[i];
   if (!(c.r > 0.0) || !(c.r < radius)) return Touch{false, Vec3{0, 0, 0}, 0.0};
-  return Touch{true, (1.0 / c.r) * Vec3{c.delx, c.dely, c.delz}, radius - c.r};
+  if (c.radius < 0.0 && !(-c.radius > radius))
+    error->one(FLERR, "Fix wall/gran/exact: a sphere of radius {} touches a concave face of region "
+                      "{} whose radius of curvature {} is not larger than the sphere's (the "
+                      "contact has no effective radius); make the region wider",
+               radius, region_id, -c.radius);
+  return Touch{true, (1.0 / c.r) * Vec3{c.delx, c.dely, c.delz}, radius - c.r, c.radius};
 }
 
 // the velocity and spin of the region's material point at face ic of atom i

@@ -1,6 +1,7 @@
 /* -*- c++ -*- ----------------------------------------------------------
    GRANULAR-EXACT: fix wall/gran/exact, frictional walls with the contact laws of pair
-   granular/exact (a wall is a sphere with R, m -> infinity, catalogue.md 1.2 "Walls").
+   granular/exact (a wall is a sphere with m -> infinity and R -> infinity, or a curved region
+   face's radius of curvature; catalogue.md 1.2 "Walls").
 
    fix ID group wall/gran/exact <law words of pair_coeff> <wallstyle> <args> [wall rigid|E nu]
      wallstyle = xplane|yplane|zplane lo hi (NULL: no wall there) | zcylinder R (inside) |
@@ -112,7 +113,11 @@ class FixWallGranExact : public Fix {
     bool touching;
     ge::Vec3 normal;        // unit normal from the wall to the atom
     double overlap;
+    // the wall's radius of curvature there: 0 flat (planes, zcylinder, flat region faces),
+    // > 0 convex, < 0 concave (a region's contact radius, as LAMMPS' wall/gran/region)
+    double curvature_radius = 0.0;
   };
+  double effective_radius(int i, const Touch &t) const;
   Touch touch(int i, double shift) const;
   double plane_shift() const;
   ge::Vec3 normal_rate(int i, const Touch &t) const;

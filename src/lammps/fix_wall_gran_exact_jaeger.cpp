@@ -4,7 +4,8 @@
 
    The wall is a half-space of the sphere's own material (the Cattaneo-Mindlin solution holds
    for elastically identical bodies, jaeger.md section 1): the pair kernel with the wall as
-   partner q, R_q -> infinity. The averaged radius R = 2 R_p R_q/(R_p + R_q) -> 2 R_i, and both
+   partner q, R_q -> infinity (or a region face's radius of curvature). The averaged radius
+   R = 2 R_p R_q/(R_p + R_q) -> 2 R_i on a flat wall, and both
    bodies still take half of the overlap (identical compliance), so delta = overlap/2 and
    N = (4/3) E^ sqrt(2 R_i) (overlap/2)^{3/2} = (4/3) E* sqrt(R_i) overlap^{3/2}, E* = E^/2.
 ------------------------------------------------------------------------- */
@@ -42,7 +43,7 @@ void FixWallGranExact::jaeger_contact(int i, int slot, const Touch &t, bool adva
   in.delta = delta;
   in.translation = dt * vrel;
   in.mean_rotation = (0.5 * dt) * (wp + wall.spin);
-  in.R = 2.0 * radius;
+  in.R = 2.0 * effective_radius(i, t);    // 2 R_p R_q/(R_p + R_q), R_q the wall's curvature
 
   std::vector<double> &rec = jaeger_records[static_cast<size_t>(i) * nslot + slot];
   if (rec.empty()) rec.assign(JAEGER_VERTICES, 0.0);

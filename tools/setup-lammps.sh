@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the build prerequisites (Debian packages) and build LAMMPS from Debian's source package
-# as a shared library with MPI, GRANULAR and PLUGIN. The build is cached outside the repository
-# (under $GE_CACHE, default ~/.cache/granular-exact) and reused when its stamp matches.
+# as a shared library with MPI, GRANULAR, PLUGIN and RIGID (for the tests of rigid clumps). The
+# build is cached outside the repository (under $GE_CACHE, default ~/.cache/granular-exact) and
+# reused when its stamp matches.
 #
 # Usage: tools/setup-lammps.sh [2025|2026]      (default 2025 = LAMMPS 4 Feb 2025)
 # Prints, as its last line, the install prefix of the LAMMPS build (used by tools/build.sh).
@@ -18,7 +19,7 @@ cache=${GE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/granular-exact}
 root=$cache/lammps-$debver
 prefix=$root/install
 src=$root/src
-options="BUILD_SHARED_LIBS=on BUILD_MPI=on BUILD_OMP=on LAMMPS_SIZES=smallbig PKG_GRANULAR=on PKG_PLUGIN=on"
+options="BUILD_SHARED_LIBS=on BUILD_MPI=on BUILD_OMP=on LAMMPS_SIZES=smallbig PKG_GRANULAR=on PKG_PLUGIN=on PKG_RIGID=on"
 stamp="$debver $options"
 log() { echo "[setup-lammps] $*" >&2; }
 
@@ -91,7 +92,7 @@ build_lammps() {
   log "configuring LAMMPS ($debver)"
   cmake -S "$src/cmake" -B "$b" -G Ninja -D CMAKE_BUILD_TYPE=Release \
     -D BUILD_SHARED_LIBS=on -D BUILD_MPI=on -D BUILD_OMP=on -D LAMMPS_SIZES=smallbig \
-    -D PKG_GRANULAR=on -D PKG_PLUGIN=on -D DOWNLOAD_POTENTIALS=off -D LAMMPS_INSTALL_RPATH=on \
+    -D PKG_GRANULAR=on -D PKG_PLUGIN=on -D PKG_RIGID=on -D DOWNLOAD_POTENTIALS=off -D LAMMPS_INSTALL_RPATH=on \
     -D CMAKE_CXX_COMPILER_LAUNCHER=ccache -D CMAKE_INSTALL_PREFIX="$prefix" >"$root/configure.log"
   log "building LAMMPS (about 3.5 min on 2 cores when ccache is cold)"
   cmake --build "$b" -j"$(nproc)" >"$root/build.log" 2>&1 || { tail -40 "$root/build.log" >&2; exit 1; }

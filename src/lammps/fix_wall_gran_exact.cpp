@@ -323,8 +323,8 @@ int FixWallGranExact::setmask()
 
 void FixWallGranExact::init()
 {
-  if (!force->pair_match("granular/exact", 1))
-    error->all(FLERR, "Fix wall/gran/exact needs pair granular/exact");
+  pair = dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1));
+  if (!pair) error->all(FLERR, "Fix wall/gran/exact needs pair granular/exact");
   if (wallstyle == REGION) {
     region = domain->get_region_by_id(region_id);    // it may have been redefined
     if (region == nullptr)
@@ -427,7 +427,7 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
     ge::CatalogueStep c;
     ge::set_kinematics(s, c);
     c.rbar = effective_radius(i, t);
-    c.mbar = atom->rmass[i];          // m_w -> infinity
+    c.mbar = pair->body_mass(i);      // m_w -> infinity (the sphere's clump, if any)
     c.rot_i = dt * w;
     c.radius_i = c.radius_j = radius;    // Yade: R_j = R_i for a wall (catalogue.md 2.4)
     c.advance = advance;

@@ -60,6 +60,7 @@ class FixWallGranExact : public Fix {
  protected:
   enum { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3, REGION = 4 };
   PairGranularExact::Law law;
+  PairGranularExact *pair = nullptr;    // (set by init) its laws' parser, the bodies' masses
   int wallstyle;
   double lo, hi;            // plane positions (lo_set/hi_set: given, not NULL)
   bool lo_set, hi_set;

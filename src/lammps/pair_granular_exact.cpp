@@ -64,6 +64,10 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   neighprev = 0;
   onerad_dynamic = maxrad_dynamic = nullptr;
   freeze_group_bit = 0;
+  fix_rigid = nullptr;
+  mass_rigid = nullptr;
+  nmax_rigid = 0;
+  comm_forward = 1;    // the body masses of ghost atoms
   ended[0] = ended[1] = 0.0;
 
   // A placeholder fix keeps the history fix at this position in the fix list; init_style()
@@ -86,6 +90,7 @@ PairGranularExact::~PairGranularExact()
   if (copymode) return;
   delete[] svector;
   delete[] pvector;
+  memory->destroy(mass_rigid);
   if (modify->get_fix_by_id(id_history)) modify->delete_fix(id_history);
   if (modify->get_fix_by_id(id_history + "_DUMMY")) modify->delete_fix(id_history + "_DUMMY");
   if (modify->get_fix_by_id(id_friction)) modify->delete_fix(id_friction);
@@ -232,6 +237,8 @@ struct CompactStore {
 void PairGranularExact::compute(int eflag, int vflag)
 {
   ev_init(eflag, vflag);
+  // atoms change places only where the neighbour lists are rebuilt; bodies keep their masses
+  if (fix_rigid && neighbor->ago == 0) update_body_masses();
 
   // run setup computes forces at positions that were not reached by a step of this run:
   // forces are evaluated from the stored state without advancing it
@@ -415,6 +422,45 @@ void PairGranularExact::settings(int narg, char **arg)
 
 /* ---------------------------------------------------------------------- */
 
+/* ----------------------------------------------------------------------
+   rigid bodies: the mass of each atom's body, for owned atoms from the rigid fix and for ghost
+   atoms by forward communication (refreshed where the neighbour lists are rebuilt)
+------------------------------------------------------------------------- */
+
+void PairGranularExact::update_body_masses()
+{
+  int dim;
+  const auto *body = static_cast<int *>(fix_rigid->extract("body", dim));
+  const auto *mass_of_body = static_cast<double *>(fix_rigid->extract("masstotal", dim));
+  if (!body || !mass_of_body)
+    error->all(FLERR, "Pair granular/exact: fix {} gives no body masses (its bodies are not set up)",
+               fix_rigid->id);
+  if (atom->nmax > nmax_rigid) {
+    memory->destroy(mass_rigid);
+    nmax_rigid = atom->nmax;
+    memory->create(mass_rigid, nmax_rigid, "pair:mass_rigid");
+  }
+  for (int i = 0; i < atom->nlocal; i++) mass_rigid[i] = body[i] >= 0 ? mass_of_body[body[i]] : 0.0;
+  comm->forward_comm(this);
+}
+
+double PairGranularExact::body_mass(int i) const
+{
+  return (fix_rigid && mass_rigid[i] > 0.0) ? mass_rigid[i] : atom->rmass[i];
+}
+
+int PairGranularExact::pack_forward_comm(int n, int *list, double *buf, int /*pbc_flag*/,
+                                         int * /*pbc*/)
+{
+  for (int k = 0; k < n; k++) buf[k] = mass_rigid[list[k]];
+  return n;
+}
+
+void PairGranularExact::unpack_forward_comm(int n, int first, double *buf)
+{
+  for (int k = 0; k < n; k++) mass_rigid[first + k] = buf[k];
+}
+
 void PairGranularExact::init_style()
 {
   if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
@@ -433,6 +479,18 @@ void PairGranularExact::init_style()
   auto freezes = modify->get_fix_by_style("^freeze");
   if (freezes.size() > 1) error->all(FLERR, "Pair granular/exact: only one fix freeze at a time");
   if (freezes.size() == 1) freeze_group_bit = freezes.front()->groupbit;
+
+  // a clump of spheres (fix rigid, rigid/small) moves as one body: its mass, not a sphere's,
+  // enters the effective masses of the catalogue laws and of the walls (as LAMMPS' granular
+  // styles)
+  fix_rigid = nullptr;
+  for (const auto &ifix : modify->get_fix_list()) {
+    if (!ifix->rigid_flag) continue;
+    if (fix_rigid)
+      error->all(FLERR, "Pair granular/exact: only one rigid-body fix at a time ({} and {}); "
+                        "put all clumps in one fix rigid or rigid/small", fix_rigid->id, ifix->id);
+    fix_rigid = ifix;
+  }
 
   // laws whose history grows need the compact store
   if (any_law(TANGENTIAL_JAEGER)) {

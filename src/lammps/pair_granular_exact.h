@@ -66,6 +66,12 @@ class PairGranularExact : public Pair {
   // the fix that solves the friction of `tangential coulomb` (created on first use)
   class FixCoulombFrictionExact *friction_fix();
 
+  // the mass of the body atom i belongs to: its rigid body's with fix rigid or rigid/small (a
+  // clump moves as one, so its mass enters the effective masses), else its own
+  double body_mass(int i) const;
+  int pack_forward_comm(int, int *, double *, int, int *) override;
+  void unpack_forward_comm(int, int, double *) override;
+
   // fixed part of a record of the compact store: a Jaeger contact's frame quaternion (4),
   // tangential force (2) and sliding flag (1), or, with other laws in the same pair style, the
   // state of a linear or catalogue contact
@@ -113,6 +119,10 @@ class PairGranularExact : public Pair {
   double single_catalogue(int i, int j, const Law &lw, const double *state, double rsq,
                           double &fforce);
   int freeze_group_bit;
+  class Fix *fix_rigid;          // the rigid-body fix, if any (one at a time)
+  double *mass_rigid;            // per owned and ghost atom: its body's mass, 0 if in none
+  int nmax_rigid;
+  void update_body_masses();
   const double *stored_state(int i, int slot) const;
   double single_jaeger(int i, int j, const Law &lw, const double *state, double rsq,
                        double &fforce);

@@ -44,14 +44,14 @@ void PairGranularExact::flip_state(const Law &lw, double *h)
     if (odd_entry(lw, k)) h[k] = -h[k];
 }
 
-// effective mass; a frozen particle (fix freeze) counts as immovable (catalogue.md 1.2)
+// effective mass of the two bodies; a frozen particle (fix freeze) counts as immovable
+// (catalogue.md 1.2)
 double PairGranularExact::catalogue_mass(int i, int j) const
 {
-  const double *rmass = atom->rmass;
   const int *mask = atom->mask;
-  if (freeze_group_bit && (mask[i] & freeze_group_bit)) return rmass[j];
-  if (freeze_group_bit && (mask[j] & freeze_group_bit)) return rmass[i];
-  return ge::effective_mass(rmass[i], rmass[j]);
+  if (freeze_group_bit && (mask[i] & freeze_group_bit)) return body_mass(j);
+  if (freeze_group_bit && (mask[j] & freeze_group_bit)) return body_mass(i);
+  return ge::effective_mass(body_mass(i), body_mass(j));
 }
 
 /* ----------------------------------------------------------------------

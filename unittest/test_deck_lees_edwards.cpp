@@ -61,7 +61,8 @@ PairForces sheared_contact(const std::string &law, bool across)
 // The contact across the boundary acts as the contact inside the box whose partner moves with
 // the image's velocity (v + d(xy)/dt along x): the same forces and torques on both spheres, for
 // the classic and refined springs with normal damping, a catalogue law with a tangential dashpot
-// and rolling moments, and the friction constraint (which targets rest relative to the image).
+// and rolling moments, the friction constraint (which targets rest relative to the image) and
+// Jaeger's law with viscous damping.
 // Without the image's shear velocity the forces differ by 1.5e-2 (springs) to 0.18 (constraint)
 // of their size (measured with fix deform's rate at zero). Compared at the setup of the run:
 // afterwards LAMMPS places the image with the tilt of the previous step (fix deform changes the
@@ -72,7 +73,8 @@ TEST(DeckLeesEdwards, ContactAcrossTheShearedBoundarySeesTheImageVelocity)
       "hooke 1000 damping viscous 5 0 tangential classic 800 0.5",
       "hooke 1000 damping viscous 5 0 tangential refined 800 0.5",
       "hooke 1000 damping viscous 5 tangential spring_dashpot 800 2 0.5 rolling yade kr 2 eta 0.3",
-      "hooke 1000 damping viscous 5 tangential coulomb 0.5"};
+      "hooke 1000 damping viscous 5 tangential coulomb 0.5",
+      "hertz 4e4 0.3 damping viscous 5 2 tangential jaeger 0.5"};
   for (const char *law : laws) {
     SCOPED_TRACE(law);
     const PairForces across = sheared_contact(law, true), inside = sheared_contact(law, false);

@@ -93,6 +93,7 @@ struct CatalogueResult {
   double fn_elastic = 0.0;
   double fn_cap = 0.0;            // F_n^c = max(F_el + F_vis, 0): the normal force of every cap
   double energy_n = 0.0;          // elastic normal energy
+  double energy_moment = 0.0;     // elastic energy of the Yade rolling and twisting springs
   bool sliding = false;
 };
 
@@ -193,6 +194,7 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
     YadeMomentResult yr;
     yade_moment(law.yade, ys, state + CS_YADE, yr);
     r.moment = yr.moment;
+    r.energy_moment = yr.energy;
   }
 }
 

@@ -93,6 +93,8 @@ struct YadeMomentResult {
   Vec3 moment_tw{0, 0, 0};  // twisting part K_tw theta_tw n (after the cap; combined: (M.n) n)
   Vec3 torque_i{0, 0, 0};   // -M
   Vec3 torque_j{0, 0, 0};   // +M
+  double energy = 0.0;      // elastic energy of the springs after the cap (spec 4.3):
+                            //   K_b |phi_b|^2/2 + K_tw theta_tw^2/2 (combined: K |phi|^2/2)
   bool rolling_sliding = false;   // the bending cap (combined: the single cap) is active
   bool twisting_sliding = false;  // the twisting cap is active (combined: same as rolling)
 };
@@ -256,6 +258,7 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
     r.moment_tw = K * phi_tw;
     r.moment_b = K * (phi_new - phi_tw);
     r.moment = K * phi_new;
+    r.energy = 0.5 * K * dot(phi_new, phi_new);
     r.rolling_sliding = r.twisting_sliding = slip;
   } else {
     // 2. bending/twisting split about the current normal: the symmetric swing-twist split
@@ -296,6 +299,7 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
     r.moment_b = Kb * sp.phi_b;
     r.moment_tw = (Ktw * sp.theta_tw) * n;
     r.moment = r.moment_b + r.moment_tw;
+    r.energy = 0.5 * (Kb * dot(sp.phi_b, sp.phi_b) + Ktw * sp.theta_tw * sp.theta_tw);
   }
   if (s.update) store(phi_new, state + YM_PHI);
   r.torque_i = -r.moment;

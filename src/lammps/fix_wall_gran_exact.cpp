@@ -422,7 +422,7 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
   double *h = history[i] + slot * HISTORY;
 
   Vec3 fn_vec, ft, moment{0, 0, 0};
-  double energy;
+  double energy, moment_energy = 0.0;
   if (law.tangential == PairGranularExact::TANGENTIAL_CATALOGUE) {
     ge::CatalogueStep c;
     ge::set_kinematics(s, c);
@@ -440,6 +440,7 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
     ft = r.ft;
     moment = r.moment;
     energy = r.energy_n;
+    moment_energy = r.energy_moment;
   } else {
     ge::LinearResult r;
     if (advance) {
@@ -454,6 +455,7 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
   }
 
   apply_wall_force(i, t, fn_vec + ft, (-lever) * ge::cross(n, ft) - moment, energy);
+  totals[6] += moment_energy;
 }
 
 // the force and torque of a wall contact on atom i, into the atom, the wall's totals and (with

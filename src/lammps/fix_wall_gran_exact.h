@@ -105,9 +105,9 @@ class FixWallGranExact : public Fix {
   Motion motion_at(double elapsed) const;
   double elapsed() const;
   bool rotating_cylinder() const;
-  enum { NTOTALS = 6 };
+  enum { NTOTALS = 7 };
   double totals[NTOTALS];   // wall force on the group (3), contacts, elastic normal energy,
-  double totals_all[NTOTALS];    // Jaeger history vertices held
+  double totals_all[NTOTALS];    // Jaeger history vertices held, Yade moment springs' energy
   bool totals_summed;
 
   struct Touch {            // the wall point nearest to atom i, seen from the atom

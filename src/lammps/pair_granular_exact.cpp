@@ -37,7 +37,7 @@ using ge::Vec3;
 
 namespace {
 
-constexpr int NEXTRA = 17;         // global vector: see compute()
+constexpr int NEXTRA = 18;         // global vector: see compute()
 constexpr int SINGLE_EXTRA = 9;    // compute pair/local p1..p9: see single()
 
 }    // namespace
@@ -227,7 +227,10 @@ struct CompactStore {
              l = x_i - x_j the branch vector, f the contact force on i. Unlike LAMMPS' 6-component
              virial it keeps the antisymmetric part that tangential forces produce.
      [15] history vertices stored by the Jaeger contacts   [16] number of Jaeger contacts
+     [17] elastic energy of the Yade rolling and twisting springs
    Jaeger contacts add their Hertz energy to [0]; they track no tangential energy or work.
+   Catalogue contacts add their normal elastic energy to [0] and their moment springs' to [17];
+   they track no tangential energy or work.
    [2] and [3] include the contacts that have ended (kept per process, written to restart
    files by the history fix).
    With newton off a pair with a ghost partner is computed on two processes; it then counts

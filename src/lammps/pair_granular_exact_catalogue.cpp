@@ -109,6 +109,7 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
   tally[4] += weight;
   tally[5] += weight * (cr.sliding ? 1.0 : 0.0);
   add_branch_force_product(weight, g.dx, r.fn * s.normal + r.ft, tally + 6);
+  tally[17] += weight * cr.energy_moment;
 }
 
 /* ----------------------------------------------------------------------

@@ -241,7 +241,7 @@ void PairGranularExact::compute(int eflag, int vflag)
 {
   ev_init(eflag, vflag);
   // atoms change places only where the neighbour lists are rebuilt; bodies keep their masses
-  if (fix_rigid && neighbor->ago == 0) update_body_masses();
+  if (fix_rigid && (neighbor->ago == 0 || !mass_rigid)) update_body_masses();
 
   // run setup computes forces at positions that were not reached by a step of this run:
   // forces are evaluated from the stored state without advancing it
@@ -422,9 +422,6 @@ void PairGranularExact::settings(int narg, char **arg)
   }
 }
 
-
-/* ---------------------------------------------------------------------- */
-
 /* ----------------------------------------------------------------------
    rigid bodies: the mass of each atom's body, for owned atoms from the rigid fix and for ghost
    atoms by forward communication (refreshed where the neighbour lists are rebuilt)
@@ -449,7 +446,7 @@ void PairGranularExact::update_body_masses()
 
 double PairGranularExact::body_mass(int i) const
 {
-  return (fix_rigid && mass_rigid[i] > 0.0) ? mass_rigid[i] : atom->rmass[i];
+  return (fix_rigid && mass_rigid && mass_rigid[i] > 0.0) ? mass_rigid[i] : atom->rmass[i];
 }
 
 int PairGranularExact::pack_forward_comm(int n, int *list, double *buf, int /*pbc_flag*/,
@@ -463,6 +460,8 @@ void PairGranularExact::unpack_forward_comm(int n, int first, double *buf)
 {
   for (int k = 0; k < n; k++) mass_rigid[first + k] = buf[k];
 }
+
+/* ---------------------------------------------------------------------- */
 
 void PairGranularExact::init_style()
 {

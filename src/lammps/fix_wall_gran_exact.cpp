@@ -376,13 +376,12 @@ FixWallGranExact::Touch FixWallGranExact::touch(int i, double shift) const
   return t;
 }
 
-// the effective radius of atom i's wall contact, R_bar = R R_w/(R + R_w) (catalogue.md 1.2 with
-// R_j = R_w the wall's radius of curvature); R for a flat wall (R_w -> infinity)
+// the effective radius of atom i's wall contact: the pair's R_bar with R_j = R_w, the wall's
+// radius of curvature (catalogue.md 1.2); a flat wall (R_w = 0 in a Touch) is R_w -> infinity
 double FixWallGranExact::effective_radius(int i, const Touch &t) const
 {
-  const double radius = atom->radius[i];
-  if (t.curvature_radius == 0.0) return radius;
-  return radius * t.curvature_radius / (radius + t.curvature_radius);
+  return ge::effective_radius(atom->radius[i],
+                              t.curvature_radius == 0.0 ? INFINITY : t.curvature_radius);
 }
 
 /* ----------------------------------------------------------------------

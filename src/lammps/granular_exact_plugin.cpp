@@ -35,7 +35,8 @@ static Fix *coulomb_friction_exact_creator(LAMMPS *lmp, int argc, char **argv)
   return new FixCoulombFrictionExact(lmp, argc, argv);
 }
 
-extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
+// (the one symbol LAMMPS looks up in the plugin: visible, while the rest is hidden)
+extern "C" __attribute__((visibility("default"))) void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
 {
   auto register_plugin = (lammpsplugin_regfunc) regfunc;
   lammpsplugin_t plugin;

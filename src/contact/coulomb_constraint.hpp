@@ -98,12 +98,13 @@ GE_INLINE double coulomb_inverse_tangential_mass(const CoulombBody &i, const Cou
 // r_j = rho_j n), and the rates n_dot and rho_dot = d(rho_i)/dt = d(rho_j)/dt.
 //   cap = mu F_n; tau: the time over which the tangential velocity is to be brought to rest
 //   (the step; the half step at run setup).
-GE_INLINE CoulombContact coulomb_contact(const CoulombBody &i, const CoulombBody &j,
-                                         const Vec3 &n, double rho_i, double rho_j,
-                                         const Vec3 &n_dot, double rho_dot, double cap, double tau,
-                                         CoulombKinematics kinematics)
+// (set_*: filled in place, e.g. straight into a solver's contact list, with no copy of the
+// struct; the by-value forms below are the same)
+GE_INLINE void set_coulomb_contact(CoulombContact &c, const CoulombBody &i, const CoulombBody &j,
+                                   const Vec3 &n, double rho_i, double rho_j, const Vec3 &n_dot,
+                                   double rho_dot, double cap, double tau,
+                                   CoulombKinematics kinematics)
 {
-  CoulombContact c;
   c.normal = n;
   c.r_i = -rho_i * n;
   c.r_j = rho_j * n;
@@ -125,23 +126,41 @@ GE_INLINE CoulombContact coulomb_contact(const CoulombBody &i, const CoulombBody
   // a_t = P_n a_rel - n_dot (n . v_rel): the tangent plane turns with the normal
   const Vec3 a_kinematic = project_onto_plane(quadratic, n) - dot(n, v_rel) * n_dot;
   c.rate0 = (1.0 / tau) * c.v_t + a_kinematic;
+}
+
+GE_INLINE CoulombContact coulomb_contact(const CoulombBody &i, const CoulombBody &j,
+                                         const Vec3 &n, double rho_i, double rho_j,
+                                         const Vec3 &n_dot, double rho_dot, double cap, double tau,
+                                         CoulombKinematics kinematics)
+{
+  CoulombContact c;
+  set_coulomb_contact(c, i, j, n, rho_i, rho_j, n_dot, rho_dot, cap, tau, kinematics);
   return c;
 }
 
 // Two spheres: P at the middle of the overlap, so both branch vectors end at the same point
 // and the relative velocity is objective; n_dot = P_n (v_i - v_j)/d, rho_dot = d_dot/2.
+GE_INLINE void set_coulomb_sphere_contact(CoulombContact &c, const CoulombBody &i,
+                                          const CoulombBody &j, double cap, double tau,
+                                          CoulombKinematics kinematics)
+{
+  const Vec3 dx = i.x - j.x;
+  const double d = norm(dx);
+  const double inv_d = 1.0 / d;
+  const Vec3 n = inv_d * dx;
+  const double overlap = i.radius + j.radius - d;
+  const Vec3 dv = i.v - j.v;
+  set_coulomb_contact(c, i, j, n, i.radius - 0.5 * overlap, j.radius - 0.5 * overlap,
+                      inv_d * project_onto_plane(dv, n), 0.5 * dot(n, dv), cap, tau, kinematics);
+}
+
 GE_INLINE CoulombContact coulomb_sphere_contact(const CoulombBody &i, const CoulombBody &j,
                                                 double cap, double tau,
                                                 CoulombKinematics kinematics)
 {
-  const Vec3 dx = i.x - j.x;
-  const double d = norm(dx);
-  const Vec3 n = (1.0 / d) * dx;
-  const double overlap = i.radius + j.radius - d;
-  const Vec3 dv = i.v - j.v;
-  return coulomb_contact(i, j, n, i.radius - 0.5 * overlap, j.radius - 0.5 * overlap,
-                         (1.0 / d) * project_onto_plane(dv, n), 0.5 * dot(n, dv), cap, tau,
-                         kinematics);
+  CoulombContact c;
+  set_coulomb_sphere_contact(c, i, j, cap, tau, kinematics);
+  return c;
 }
 
 // A sphere on a wall (spec 2.1 "Wall contact"): the partner is immovable and does not turn; n

@@ -44,6 +44,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   active = false;
   dissipated = 0.0;
   nmax = 0;
+  ncontacts = 0;
   total = received = nullptr;
   inv_mass = inv_inertia = holders = nullptr;
   comm_mode = COMM_TOTALS;
@@ -166,6 +167,14 @@ inline ge::CoulombBody FixCoulombFrictionExact::body(int k) const
   return b;
 }
 
+// the slot for the next contact of this step: slots of earlier steps are reused as they are
+// (every field is set before use), so gathering neither zeroes nor copies a contact
+FixCoulombFrictionExact::Contact &FixCoulombFrictionExact::next_contact()
+{
+  if (ncontacts == static_cast<int>(contacts.size())) contacts.emplace_back();
+  return contacts[ncontacts];
+}
+
 /* ----------------------------------------------------------------------
    the touching coulomb contacts of the pair's neighbour list (newton on: each contact once);
    the pair has just stored their cap normal force
@@ -173,7 +182,7 @@ inline ge::CoulombBody FixCoulombFrictionExact::body(int k) const
 
 void FixCoulombFrictionExact::gather_contacts(double tau, bool setup)
 {
-  contacts.clear();
+  ncontacts = 0;
   NeighList *list = pair->list;
   FixNeighHistoryExact *history = pair->fix_neigh;
   const int *type = atom->type;
@@ -189,15 +198,15 @@ void FixCoulombFrictionExact::gather_contacts(double tau, bool setup)
       if (!PairGranularExact::is_coulomb(lw)) continue;
       double *state = &history->firstvalue[i][ge::LINEAR_HISTORY_SIZE * jj] + ge::CS_TANGENTIAL;
       const double cap = lw.cat.tangential.mu * state[ge::TS_CF_FN];
-      Contact &k = contacts.emplace_back();    // (filled in place: it is large)
+      Contact &k = next_contact();
       k.i = i;
       k.j = j;
       k.state = state;
       if (moves_under_forces(i) || moves_under_forces(j))
-        k.c = ge::coulomb_sphere_contact(body(i), body(j), cap, tau, settings.kinematics);
+        ge::set_coulomb_sphere_contact(k.c, body(i), body(j), cap, tau, settings.kinematics);
       else
         k.c = ge::CoulombContact{};    // (inv_mt 0: nothing to solve)
-      if (!start_contact(k, setup)) contacts.pop_back();
+      if (start_contact(k, setup)) ncontacts++;
     }
   }
   gather_wall_contacts(tau, setup);
@@ -258,7 +267,7 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
       if (!(mask[i] & wall->groupbit)) continue;
       const FixWallGranExact::Touch t = wall->touch(i, shift);
       if (!t.touching) continue;
-      Contact &k = contacts.emplace_back();
+      Contact &k = next_contact();
       k.i = i;
       k.j = -1 - w;    // a wall: which of them
       k.state = wall->history[i] + ge::CS_TANGENTIAL;
@@ -266,7 +275,7 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
       k.c = ge::coulomb_moving_wall_contact(body(i), t.normal, t.overlap, wall->normal_rate(i, t),
                                             start.velocity, (1.0 / tau) * (end.velocity - start.velocity),
                                             mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
-      if (!start_contact(k, setup)) contacts.pop_back();
+      if (start_contact(k, setup)) ncontacts++;
     }
   }
 }
@@ -295,14 +304,14 @@ void FixCoulombFrictionExact::gather_region_wall_contacts(int w, double tau, boo
       const FixWallGranExact::Touch t = wall->region_touch(i, ic);
       const int slot = wall->slot_of_face(i, region->contact[ic].iwall);
       if (!t.touching || slot < 0) continue;
-      Contact &k = contacts.emplace_back();
+      Contact &k = next_contact();
       k.i = i;
       k.j = -1 - w;
       k.state = wall->history[i] + slot * ge::LINEAR_HISTORY_SIZE + ge::CS_TANGENTIAL;
       const Vec3 v_wall = wall->region_point_motion(i, ic, moving).velocity;
       k.c = ge::coulomb_moving_wall_contact(body(i), t.normal, t.overlap, zero, v_wall, zero,
                                             mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
-      if (!start_contact(k, setup)) contacts.pop_back();
+      if (start_contact(k, setup)) ncontacts++;
     }
   }
 }
@@ -337,7 +346,7 @@ void FixCoulombFrictionExact::count_holders()
 {
   const int nall = atom->nlocal + atom->nghost;
   for (int k = 0; k < nall; k++) holders[k] = 0.0;
-  for (const Contact &k : contacts) {
+  for (const Contact &k : solved()) {
     holders[k.i] = 1.0;
     if (k.j >= 0) holders[k.j] = 1.0;
   }
@@ -383,7 +392,7 @@ double FixCoulombFrictionExact::solve(bool setup)
   comm->forward_comm(this);
   count_holders();
   bool started = false;    // the sweeps start from the stored (warm or kept) forces
-  for (Contact &k : contacts) {
+  for (Contact &k : solved()) {
     k.relax = relaxation(k);
     if (ge::is_zero(k.force)) continue;
     add(k, k.force);
@@ -416,7 +425,7 @@ double FixCoulombFrictionExact::solve(bool setup)
 double FixCoulombFrictionExact::sweep()
 {
   double largest = 0.0;    // squared
-  for (Contact &k : contacts) {
+  for (Contact &k : solved()) {
     double *total_i = total[k.i], *total_j = totals_of_j(k);
     const Vec3 projected = ge::coulomb_update(k.c, k.coupling, k.force, total_i, total_j, k.stick);
     const Vec3 change = k.relax * (projected - k.force);
@@ -449,7 +458,7 @@ void FixCoulombFrictionExact::finish(double tau, int vflag)
   // on the steps the pair tallies its global vector, its contact stress includes the friction
   // (its dissipated work does not: that of the friction is this fix's scalar)
   const bool pair_tallies = pair->eflag_global != 0;
-  for (const Contact &k : contacts) {
+  for (const Contact &k : solved()) {
     ge::store(k.force, k.state + ge::TS_CF_FORCE);
     k.state[ge::TS_CF_SLIDING] = k.stick ? 0.0 : 1.0;
     k.state[ge::TS_CF_SOLVED] = 1.0;

@@ -59,7 +59,15 @@ class FixCoulombFrictionExact : public Fix {
     bool stick;
     bool counted;           // run setup: the last step counted this kick's dissipation
   };
-  std::vector<Contact> contacts;
+  std::vector<Contact> contacts;    // slots; the first ncontacts are this step's
+  int ncontacts;
+  struct ContactRange {
+    Contact *first, *last;
+    Contact *begin() const { return first; }
+    Contact *end() const { return last; }
+  };
+  // the contacts being solved this step
+  ContactRange solved() { return {contacts.data(), contacts.data() + ncontacts}; }
   std::vector<class FixWallGranExact *> walls;    // wall/gran/exact fixes with coulomb
 
   int nmax;
@@ -85,6 +93,7 @@ class FixCoulombFrictionExact : public Fix {
   void set_mobility(int nall);
   ge::CoulombBody body(int k) const;
   bool moves_under_forces(int k) const { return inv_mass[k] > 0.0 || inv_inertia[k] > 0.0; }
+  Contact &next_contact();
   void gather_contacts(double tau, bool setup);
   void gather_wall_contacts(double tau, bool setup);
   void gather_region_wall_contacts(int w, double tau, bool setup);

@@ -168,17 +168,26 @@ GE_INLINE CoulombContact coulomb_sphere_contact(const CoulombBody &i, const Coul
 // v_wall and its velocity changes by a_wall tau over the kick (a wiggled or sheared wall; the
 // wall does not respond to forces); the gap to the wall grows at n . (v_i - v_wall), so
 // rho_i = R_i - overlap/2 grows at half that.
+GE_INLINE void set_coulomb_moving_wall_contact(CoulombContact &c, const CoulombBody &i,
+                                               const Vec3 &n, double overlap, const Vec3 &n_dot,
+                                               const Vec3 &v_wall, const Vec3 &a_wall, double cap,
+                                               double tau, CoulombKinematics kinematics)
+{
+  CoulombBody wall;
+  wall.v = v_wall;
+  set_coulomb_contact(c, i, wall, n, i.radius - 0.5 * overlap, 0.0, n_dot,
+                      0.5 * dot(n, i.v - v_wall), cap, tau, kinematics);
+  c.rate0 = c.rate0 - project_onto_plane(a_wall, n);
+}
+
 GE_INLINE CoulombContact coulomb_moving_wall_contact(const CoulombBody &i, const Vec3 &n,
                                                      double overlap, const Vec3 &n_dot,
                                                      const Vec3 &v_wall, const Vec3 &a_wall,
                                                      double cap, double tau,
                                                      CoulombKinematics kinematics)
 {
-  CoulombBody wall;
-  wall.v = v_wall;
-  CoulombContact c = coulomb_contact(i, wall, n, i.radius - 0.5 * overlap, 0.0, n_dot,
-                                     0.5 * dot(n, i.v - v_wall), cap, tau, kinematics);
-  c.rate0 = c.rate0 - project_onto_plane(a_wall, n);
+  CoulombContact c;
+  set_coulomb_moving_wall_contact(c, i, n, overlap, n_dot, v_wall, a_wall, cap, tau, kinematics);
   return c;
 }
 

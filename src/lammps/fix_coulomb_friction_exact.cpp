@@ -272,9 +272,9 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
       k.j = -1 - w;    // a wall: which of them
       k.state = wall->history[i] + ge::CS_TANGENTIAL;
       const auto start = wall->point_motion(t, from), end = wall->point_motion(t, to);
-      k.c = ge::coulomb_moving_wall_contact(body(i), t.normal, t.overlap, wall->normal_rate(i, t),
-                                            start.velocity, (1.0 / tau) * (end.velocity - start.velocity),
-                                            mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
+      ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap, wall->normal_rate(i, t),
+                                          start.velocity, (1.0 / tau) * (end.velocity - start.velocity),
+                                          mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
       if (start_contact(k, setup)) ncontacts++;
     }
   }
@@ -309,8 +309,8 @@ void FixCoulombFrictionExact::gather_region_wall_contacts(int w, double tau, boo
       k.j = -1 - w;
       k.state = wall->history[i] + slot * ge::LINEAR_HISTORY_SIZE + ge::CS_TANGENTIAL;
       const Vec3 v_wall = wall->region_point_motion(i, ic, moving).velocity;
-      k.c = ge::coulomb_moving_wall_contact(body(i), t.normal, t.overlap, zero, v_wall, zero,
-                                            mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
+      ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap, zero, v_wall, zero,
+                                          mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
       if (start_contact(k, setup)) ncontacts++;
     }
   }

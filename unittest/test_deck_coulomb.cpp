@@ -272,6 +272,8 @@ comm_modify vel yes
        "does not support run_style respa"},
       {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential sliding 0.5\nfix f all COULOMB_FRICTION/EXACT\nfix i all nve/sphere\nrun 0",
        "internal to pair granular/exact"},
+      {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\npair_modify compute no\nfix i all nve/sphere\nrun 0",
+       "needs the pair computed on every step"},
   };
   deck::expect_rejected(atoms, setups);
   const deck::BadInput newton_off[] = {

@@ -140,18 +140,26 @@ GE_INLINE CoulombContact coulomb_contact(const CoulombBody &i, const CoulombBody
 
 // Two spheres: P at the middle of the overlap, so both branch vectors end at the same point
 // and the relative velocity is objective; n_dot = P_n (v_i - v_j)/d, rho_dot = d_dot/2.
+// n = (x_i - x_j)/d and the distance d of the centres as the caller has them (a force loop
+// has just computed them); the bodies' positions are not read.
+GE_INLINE void set_coulomb_sphere_contact(CoulombContact &c, const CoulombBody &i,
+                                          const CoulombBody &j, const Vec3 &n, double d,
+                                          double cap, double tau, CoulombKinematics kinematics)
+{
+  const double inv_d = 1.0 / d;
+  const double overlap = i.radius + j.radius - d;
+  const Vec3 dv = i.v - j.v;
+  set_coulomb_contact(c, i, j, n, i.radius - 0.5 * overlap, j.radius - 0.5 * overlap,
+                      inv_d * project_onto_plane(dv, n), 0.5 * dot(n, dv), cap, tau, kinematics);
+}
+
 GE_INLINE void set_coulomb_sphere_contact(CoulombContact &c, const CoulombBody &i,
                                           const CoulombBody &j, double cap, double tau,
                                           CoulombKinematics kinematics)
 {
   const Vec3 dx = i.x - j.x;
   const double d = norm(dx);
-  const double inv_d = 1.0 / d;
-  const Vec3 n = inv_d * dx;
-  const double overlap = i.radius + j.radius - d;
-  const Vec3 dv = i.v - j.v;
-  set_coulomb_contact(c, i, j, n, i.radius - 0.5 * overlap, j.radius - 0.5 * overlap,
-                      inv_d * project_onto_plane(dv, n), 0.5 * dot(n, dv), cap, tau, kinematics);
+  set_coulomb_sphere_contact(c, i, j, (1.0 / d) * dx, d, cap, tau, kinematics);
 }
 
 GE_INLINE CoulombContact coulomb_sphere_contact(const CoulombBody &i, const CoulombBody &j,

@@ -45,6 +45,8 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   dissipated = 0.0;
   nmax = 0;
   ncontacts = 0;
+  begun = setup_step = false;
+  tau = 0.0;
   total = received = nullptr;
   inv_mass = inv_inertia = holders = nullptr;
   comm_mode = COMM_TOTALS;
@@ -176,40 +178,35 @@ FixCoulombFrictionExact::Contact &FixCoulombFrictionExact::next_contact()
 }
 
 /* ----------------------------------------------------------------------
-   the touching coulomb contacts of the pair's neighbour list (newton on: each contact once);
-   the pair has just stored their cap normal force
+   this step's contacts, gathered by the pair's force loop (newton on: each contact once) and
+   then here the walls'. Run setup's forces drive only the first half-kick, over dt/2; a
+   step's, the coming half-kick and the next step's first: the target is zero relative
+   tangential velocity after them, at t + dt/2 (spec 3.1).
 ------------------------------------------------------------------------- */
 
-void FixCoulombFrictionExact::gather_contacts(double tau, bool setup)
+void FixCoulombFrictionExact::begin_contacts()
 {
+  grow_arrays();
+  set_mobility(atom->nlocal + atom->nghost);
+  setup_step = update->setupflag != 0;
+  tau = setup_step ? 0.5 * update->dt : update->dt;
   ncontacts = 0;
-  NeighList *list = pair->list;
-  FixNeighHistoryExact *history = pair->fix_neigh;
-  const int *type = atom->type;
+  begun = true;
+}
 
-
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      if (!history->firstflag[i][jj]) continue;
-      const int j = jlist[jj] & NEIGHMASK;
-      const PairGranularExact::Law &lw = pair->law[type[i]][type[j]];
-      if (!PairGranularExact::is_coulomb(lw)) continue;
-      double *state = &history->firstvalue[i][ge::LINEAR_HISTORY_SIZE * jj] + ge::CS_TANGENTIAL;
-      const double cap = lw.cat.tangential.mu * state[ge::TS_CF_FN];
-      Contact &k = next_contact();
-      k.i = i;
-      k.j = j;
-      k.state = state;
-      if (moves_under_forces(i) || moves_under_forces(j))
-        ge::set_coulomb_sphere_contact(k.c, body(i), body(j), cap, tau, settings.kinematics);
-      else
-        k.c = ge::CoulombContact{};    // (inv_mt 0: nothing to solve)
-      if (start_contact(k, setup)) ncontacts++;
-    }
-  }
-  gather_wall_contacts(tau, setup);
+void FixCoulombFrictionExact::add_sphere_contact(int i, int j, const Vec3 &normal,
+                                                 double distance, double *state, double cap)
+{
+  Contact &k = next_contact();
+  k.i = i;
+  k.j = j;
+  k.state = state;
+  if (moves_under_forces(i) || moves_under_forces(j))
+    ge::set_coulomb_sphere_contact(k.c, body(i), body(j), normal, distance, cap, tau,
+                                   settings.kinematics);
+  else
+    k.c = ge::CoulombContact{};    // (inv_mt 0: nothing to solve)
+  if (start_contact(k)) ncontacts++;
 }
 
 /* ----------------------------------------------------------------------
@@ -218,13 +215,13 @@ void FixCoulombFrictionExact::gather_contacts(double tau, bool setup)
    under forces; its friction is then zero.
 ------------------------------------------------------------------------- */
 
-bool FixCoulombFrictionExact::start_contact(Contact &k, bool setup)
+bool FixCoulombFrictionExact::start_contact(Contact &k)
 {
   double *state = k.state;
   k.stick = state[ge::TS_CF_SLIDING] == 0.0;
   // at run setup a contact the last step solved continues that step's kick: its dissipation
   // was counted there
-  k.counted = setup && state[ge::TS_CF_SOLVED] != 0.0;
+  k.counted = setup_step && state[ge::TS_CF_SOLVED] != 0.0;
   if (!(k.c.cap > 0.0) || k.c.inv_mt == 0.0) {
     state[ge::TS_CF_FORCE] = state[ge::TS_CF_FORCE + 1] = state[ge::TS_CF_FORCE + 2] = 0.0;
     state[ge::TS_CF_SLIDING] = 1.0;
@@ -247,13 +244,13 @@ bool FixCoulombFrictionExact::start_contact(Contact &k, bool setup)
    force in its per-atom history this step)
 ------------------------------------------------------------------------- */
 
-void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
+void FixCoulombFrictionExact::gather_wall_contacts()
 {
   const int *mask = atom->mask;
   for (int w = 0; w < static_cast<int>(walls.size()); w++) {
     FixWallGranExact *wall = walls[w];
     if (wall->wallstyle == FixWallGranExact::REGION) {
-      gather_region_wall_contacts(w, tau, setup);
+      gather_region_wall_contacts(w);
       continue;
     }
     const double mu = wall->contact_law().cat.tangential.mu;
@@ -261,7 +258,7 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
     // the wall's motion at the time of the velocities (the half step; the full step at run
     // setup) and at t + dt/2: its exact change over the kick
     const double dt = update->dt, now = wall->elapsed();
-    const auto from = wall->motion_at(setup ? now : now - 0.5 * dt);
+    const auto from = wall->motion_at(setup_step ? now : now - 0.5 * dt);
     const auto to = wall->motion_at(now + 0.5 * dt);
     for (int i = 0; i < atom->nlocal; i++) {
       if (!(mask[i] & wall->groupbit)) continue;
@@ -275,7 +272,7 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
       ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap, wall->normal_rate(i, t),
                                           start.velocity, (1.0 / tau) * (end.velocity - start.velocity),
                                           mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
-      if (start_contact(k, setup)) ncontacts++;
+      if (start_contact(k)) ncontacts++;
     }
   }
 }
@@ -287,7 +284,7 @@ void FixCoulombFrictionExact::gather_wall_contacts(double tau, bool setup)
    face's normal is taken as not turning (exact on flat faces)
 ------------------------------------------------------------------------- */
 
-void FixCoulombFrictionExact::gather_region_wall_contacts(int w, double tau, bool setup)
+void FixCoulombFrictionExact::gather_region_wall_contacts(int w)
 {
   FixWallGranExact *wall = walls[w];
   Region *region = wall->region;
@@ -311,7 +308,7 @@ void FixCoulombFrictionExact::gather_region_wall_contacts(int w, double tau, boo
       const Vec3 v_wall = wall->region_point_motion(i, ic, moving).velocity;
       ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap, zero, v_wall, zero,
                                           mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
-      if (start_contact(k, setup)) ncontacts++;
+      if (start_contact(k)) ncontacts++;
     }
   }
 }
@@ -379,7 +376,7 @@ void FixCoulombFrictionExact::exchange_totals()
    returns the largest force change of the last sweep relative to mu F_n (all processes)
 ------------------------------------------------------------------------- */
 
-double FixCoulombFrictionExact::solve(bool setup)
+double FixCoulombFrictionExact::solve()
 {
   const int nlocal = atom->nlocal;
   double **f = atom->f, **torque = atom->torque;
@@ -412,7 +409,7 @@ double FixCoulombFrictionExact::solve(bool setup)
     if (res_all <= settings.tol) break;
   }
   sweeps_used = sweeps;
-  if (!setup) {
+  if (!setup_step) {
     sweeps_total += sweeps;
     solves_total += 1.0;
   }
@@ -441,7 +438,7 @@ double FixCoulombFrictionExact::sweep()
    apply the totals, store the forces, tally outputs and the virial
 ------------------------------------------------------------------------- */
 
-void FixCoulombFrictionExact::finish(double tau, int vflag)
+void FixCoulombFrictionExact::finish(int vflag)
 {
   const int nlocal = atom->nlocal;
   double **f = atom->f, **torque = atom->torque, **x = atom->x;
@@ -503,29 +500,33 @@ void FixCoulombFrictionExact::add_to_wall(const Contact &k)
 
 void FixCoulombFrictionExact::setup(int vflag)
 {
-  if (!active) return;
   // forces of run setup are used by the first half-kick only, over dt/2 (velocity Verlet), with
   // the full-step velocities: the target is rest after dt/2. When a run continues, this gives
   // the last step's forces again (a stick force exactly; a slip force keeps its direction,
   // since v_n differs from v_{n-1/2} by dt/2 times the acceleration the force produced), so
   // runs and restarts continue to roundoff, while forces changed between runs are seen.
-  grow_arrays();
-  set_mobility(atom->nlocal + atom->nghost);
-  gather_contacts(0.5 * update->dt, true);
-  residual = solve(true);
-  finish(0.5 * update->dt, vflag);
+  solve_step(vflag);
 }
 
 void FixCoulombFrictionExact::post_force(int vflag)
 {
+  solve_step(vflag);
+}
+
+void FixCoulombFrictionExact::solve_step(int vflag)
+{
   if (!active) return;
-  grow_arrays();
-  set_mobility(atom->nlocal + atom->nghost);
-  // target: zero relative tangential velocity after the coming half-kick and the next
-  // step's first half-kick, i.e. at t + dt/2 (spec 3.1)
-  gather_contacts(update->dt, false);
-  residual = solve(false);
-  finish(update->dt, vflag);
+  // the contacts of sphere pairs point into the pair's neighbour history of this step
+  if (!begun)
+    error->all(FLERR,
+               "Fix {}: pair granular/exact did not compute this step's contacts, so their "
+               "friction cannot be solved ('tangential coulomb' needs the pair computed on every "
+               "step)",
+               id);
+  begun = false;
+  gather_wall_contacts();
+  residual = solve();
+  finish(vflag);
 }
 
 /* ----------------------------------------------------------------------

@@ -4,7 +4,8 @@
    by pair granular/exact, whose per-contact history holds every contact's friction state.
 
    In post_force (all other forces known; v, omega at the half step) it solves the friction
-   of every coulomb contact by projected Gauss-Seidel sweeps (spec 3.4), with per-atom totals
+   of every coulomb contact (those of sphere pairs gathered by the pair's force loop, those
+   of walls here) by projected Gauss-Seidel sweeps (spec 3.4), with per-atom totals
    of force and torque forwarded to ghosts and ghost increments reversed in every sweep.
 ------------------------------------------------------------------------- */
 
@@ -43,6 +44,14 @@ class FixCoulombFrictionExact : public Fix {
   void restart(char *) override;
   double memory_usage() override;
 
+  // Gathering the contacts of sphere pairs is done in the pair's force loop, where each touching
+  // contact's geometry is at hand (positions and velocities do not change before post_force):
+  // the pair starts a step's contacts, then adds every touching coulomb contact of two spheres
+  // (n from j to i, the distance of the centres, its friction state, mu F_n).
+  void begin_contacts();
+  void add_sphere_contact(int i, int j, const ge::Vec3 &normal, double distance, double *state,
+                          double cap);
+
   class PairGranularExact *pair;
   bool active;          // some law (pair or wall) uses `tangential coulomb`
   ge::CoulombSolverSettings settings;
@@ -61,6 +70,9 @@ class FixCoulombFrictionExact : public Fix {
   };
   std::vector<Contact> contacts;    // slots; the first ncontacts are this step's
   int ncontacts;
+  bool begun;             // the pair has begun this step's contacts (begin_contacts)
+  bool setup_step;        // they are run setup's: solved for the first half-kick
+  double tau;             // the time over which they are brought to rest (spec 3.1)
   struct ContactRange {
     Contact *first, *last;
     Contact *begin() const { return first; }
@@ -94,19 +106,19 @@ class FixCoulombFrictionExact : public Fix {
   ge::CoulombBody body(int k) const;
   bool moves_under_forces(int k) const { return inv_mass[k] > 0.0 || inv_inertia[k] > 0.0; }
   Contact &next_contact();
-  void gather_contacts(double tau, bool setup);
-  void gather_wall_contacts(double tau, bool setup);
-  void gather_region_wall_contacts(int w, double tau, bool setup);
-  bool start_contact(Contact &k, bool setup);
+  void solve_step(int vflag);
+  void gather_wall_contacts();
+  void gather_region_wall_contacts(int w);
+  bool start_contact(Contact &k);
   double *totals_of_j(const Contact &k);
   ge::Vec3 rate_of(const Contact &k);
-  double solve(bool setup);
+  double solve();
   double sweep();
   void add(const Contact &k, const ge::Vec3 &change);
   void exchange_totals();
   void count_holders();
   double relaxation(const Contact &k) const;
-  void finish(double tau, int vflag);
+  void finish(int vflag);
   void add_to_wall(const Contact &k);
 };
 

@@ -80,6 +80,7 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   fix_neigh = nullptr;
   fix_compact = nullptr;
   id_friction = "GE_COULOMB";
+  friction = nullptr;
   if (modify->get_fix_by_id(id_history) || modify->get_fix_by_id(id_history + "_DUMMY"))
     error->all(FLERR, "Pair granular/exact can be defined only once (e.g. once in pair hybrid)");
   modify->add_fix(id_history + "_DUMMY all DUMMY");
@@ -247,6 +248,7 @@ void PairGranularExact::compute(int eflag, int vflag)
   // forces are evaluated from the stored state without advancing it
   const bool advance = update->setupflag == 0;
   double tally[NEXTRA] = {0.0};
+  if (friction) friction->begin_contacts();
   if (history_mode == HISTORY_COMPACT)
     compute_contacts(CompactStore{fix_compact}, advance, tally);
   else
@@ -614,6 +616,10 @@ void PairGranularExact::check_coulomb_setup() const
   if (!atom->torque_flag)
     error->all(FLERR, "Pair granular/exact 'tangential coulomb' needs per-atom torque "
                       "(atom_style sphere)");
+  if (!compute_flag)
+    error->all(FLERR, "Pair granular/exact 'tangential coulomb' needs the pair computed on "
+                      "every step (its normal forces and contacts feed the friction): remove "
+                      "'pair_modify compute no'");
 }
 
 /* ----------------------------------------------------------------------
@@ -629,6 +635,7 @@ void PairGranularExact::place_friction_fix()
   ge::CoulombSolverSettings settings;
   const bool used = coulomb_settings(settings);
   auto *fix = dynamic_cast<FixCoulombFrictionExact *>(modify->get_fix_by_id(id_friction));
+  friction = nullptr;
   if (fix == nullptr && !used) return;
   bool last = fix != nullptr;
   bool after = false;
@@ -647,6 +654,7 @@ void PairGranularExact::place_friction_fix()
   fix->pair = this;
   fix->active = used;
   fix->settings = settings;
+  if (used) friction = fix;
 }
 
 /* ----------------------------------------------------------------------

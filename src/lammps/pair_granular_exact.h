@@ -97,6 +97,8 @@ class PairGranularExact : public Pair {
   class FixContactHistoryExact *fix_compact;
   std::string id_history;        // ID of the history fix
   std::string id_friction;       // ID of the friction fix of `tangential coulomb`
+  // that fix while some law uses it: the force loop gathers its contacts of sphere pairs
+  class FixCoulombFrictionExact *friction;
   int neighprev;                 // search hint for single()
   double *onerad_dynamic, *maxrad_dynamic;
 

@@ -10,6 +10,7 @@
 #include "pair_granular_exact.h"
 
 #include "atom.h"
+#include "fix_coulomb_friction_exact.h"
 #include "force.h"
 #include "update.h"
 
@@ -84,8 +85,12 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
   ge::CatalogueResult cr;
   ge::catalogue_step(lw.cat, catalogue_step_of(i, j, s, advance), state, cr);
   // the friction fix reads this step's cap normal force (also at run setup: it solves then too)
-  if (lw.cat.tangential.model == ge::TangentialModel::Coulomb)
+  if (lw.cat.tangential.model == ge::TangentialModel::Coulomb) {
     state[ge::CS_TANGENTIAL + ge::TS_CF_FN] = cr.fn_cap;
+    if (friction)
+      friction->add_sphere_contact(i, j, s.normal, g.r, state + ge::CS_TANGENTIAL,
+                                   lw.cat.tangential.mu * cr.fn_cap);
+  }
 
   ge::LinearResult r;
   r.fn = cr.fn;
@@ -133,6 +138,9 @@ void PairGranularExact::coulomb_normal_contact(int i, int j, const Vec3 &dx, dou
                                  ge::effective_radius(radius[i], radius[j]), catalogue_mass(i, j),
                                  state, advance);
   state[ge::CS_TANGENTIAL + ge::TS_CF_FN] = nf.F_cap;
+  if (friction)
+    friction->add_sphere_contact(i, j, n, r, state + ge::CS_TANGENTIAL,
+                                 lw.cat.tangential.mu * nf.F_cap);
 
   const Vec3 on_i = nf.F_applied * n;
   add_pair_force(i, j, on_i, dx);

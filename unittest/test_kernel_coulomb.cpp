@@ -520,6 +520,103 @@ TEST(CoulombKernel, SweepFormsMatchTheDefinitions)
   EXPECT_LT(sliding, 700);
 }
 
+// A sweep step on two lanes (two contacts that share no body, ge::Lanes2) is the same as the two
+// steps one after the other, to the bit: each lane does the same IEEE operations. Random pairs
+// of contacts with relaxation, with caps that make one lane, both or neither slide (the mixed
+// masks exercise the lane select). The step itself is the one-pass update plus its change.
+TEST(CoulombKernel, TwoLaneSweepStepEqualsTwoSteps)
+{
+  std::mt19937 rng(23);
+  auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  const double ftm2v = 2.5;
+  int mixed = 0, both_slide = 0, both_stick = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    CoulombSweepTerms<double> t[2];
+    double relax[2], force[2][3], ti[2][6], tj[2][6];
+    for (int lane = 0; lane < 2; ++lane) {
+      CoulombBody i, j;
+      random_touching_pair(rng, 2 * trial + lane, i, j);
+      CoulombContact c = coulomb_sphere_contact(i, j, 1.0, mat.dt, CoulombKinematics::Geometric);
+      const CoulombCoupling k =
+          coulomb_coupling(c, i.inv_mass, i.inv_inertia, j.inv_mass, j.inv_inertia, ftm2v);
+      for (int m = 0; m < 6; ++m) {
+        ti[lane][m] = uniform(-0.1, 0.1);
+        tj[lane][m] = uniform(-0.1, 0.1);
+      }
+      c.cap = uniform(0.0, 2.0) * norm(coulomb_rate(c, k, ti[lane], tj[lane])) / (ftm2v * c.inv_mt);
+      t[lane] = coulomb_sweep_terms(c, k);
+      relax[lane] = uniform(0.25, 1.0);
+      const Vec3 f = project_onto_plane(random_vec(rng, 0.5 * c.cap), c.normal);
+      force[lane][0] = f.x;
+      force[lane][1] = f.y;
+      force[lane][2] = f.z;
+    }
+    // one after the other
+    double one_force[2][3], one_ti[2][6], one_tj[2][6], one_relative2[2];
+    bool one_stick[2];
+    std::copy(&force[0][0], &force[0][0] + 6, &one_force[0][0]);
+    std::copy(&ti[0][0], &ti[0][0] + 12, &one_ti[0][0]);
+    std::copy(&tj[0][0], &tj[0][0] + 12, &one_tj[0][0]);
+    for (int lane = 0; lane < 2; ++lane)
+      one_relative2[lane] = coulomb_sweep_step(t[lane], relax[lane], one_force[lane], one_ti[lane],
+                                               one_tj[lane], one_stick[lane]);
+    // at once
+    auto lanes = [](double a, double b) { return Lanes2{a, b}; };
+    CoulombSweepTerms<Lanes2> both;
+    for (int m = 0; m < 3; ++m) {
+      both.n[m] = lanes(t[0].n[m], t[1].n[m]);
+      both.rate0[m] = lanes(t[0].rate0[m], t[1].rate0[m]);
+    }
+    both.w_i = lanes(t[0].w_i, t[1].w_i);
+    both.q_i = lanes(t[0].q_i, t[1].q_i);
+    both.w_j = lanes(t[0].w_j, t[1].w_j);
+    both.q_j = lanes(t[0].q_j, t[1].q_j);
+    both.mass = lanes(t[0].mass, t[1].mass);
+    both.rho_i = lanes(t[0].rho_i, t[1].rho_i);
+    both.rho_j = lanes(t[0].rho_j, t[1].rho_j);
+    both.cap = lanes(t[0].cap, t[1].cap);
+    Lanes2 lane_force[3], lane_ti[6], lane_tj[6];
+    for (int m = 0; m < 3; ++m) lane_force[m] = lanes(force[0][m], force[1][m]);
+    for (int m = 0; m < 6; ++m) {
+      lane_ti[m] = lanes(ti[0][m], ti[1][m]);
+      lane_tj[m] = lanes(tj[0][m], tj[1][m]);
+    }
+    LaneMask2 stick;
+    const Lanes2 relative2 = coulomb_sweep_step(both, lanes(relax[0], relax[1]), lane_force,
+                                                lane_ti, lane_tj, stick);
+    for (int lane = 0; lane < 2; ++lane) {
+      EXPECT_EQ(stick[lane] != 0, one_stick[lane]);
+      EXPECT_EQ(relative2[lane], one_relative2[lane]);
+      for (int m = 0; m < 3; ++m) EXPECT_EQ(lane_force[m][lane], one_force[lane][m]);
+      for (int m = 0; m < 6; ++m) {
+        EXPECT_EQ(lane_ti[m][lane], one_ti[lane][m]);
+        EXPECT_EQ(lane_tj[m][lane], one_tj[lane][m]);
+      }
+    }
+    if (one_stick[0] != one_stick[1]) ++mixed;
+    else if (one_stick[0]) ++both_stick;
+    else ++both_slide;
+
+    // and the step is the one-pass update, relaxed: F + relax (update(F) - F)
+    CoulombContact c;
+    c.normal = Vec3{t[0].n[0], t[0].n[1], t[0].n[2]};
+    c.rate0 = Vec3{t[0].rate0[0], t[0].rate0[1], t[0].rate0[2]};
+    c.rho_i = t[0].rho_i;
+    c.rho_j = t[0].rho_j;
+    c.cap = t[0].cap;
+    CoulombCoupling k{t[0].w_i, t[0].q_i, t[0].w_j, t[0].q_j, t[0].mass};
+    bool stick_update = false;
+    const Vec3 f0{force[0][0], force[0][1], force[0][2]};
+    const Vec3 updated = coulomb_update(c, k, f0, ti[0], tj[0], stick_update);
+    const Vec3 expected = f0 + relax[0] * (updated - f0);
+    EXPECT_LE(norm(Vec3{one_force[0][0], one_force[0][1], one_force[0][2]} - expected),
+              1e-15 * (norm(expected) + norm(f0)));
+  }
+  EXPECT_GT(mixed, 200);
+  EXPECT_GT(both_slide, 100);
+  EXPECT_GT(both_stick, 100);
+}
+
 // ================================================================================================
 // 2. One dimension: the rule table of spec 1.7 and the Filippov/Lagrange construction of 1.4-1.6
 

@@ -21,11 +21,14 @@
 // torque (6 doubles: f, t), including the current friction estimates, and sweeps the contacts
 // (projected Gauss-Seidel): coulomb_rate() reads the totals of the two particles,
 // coulomb_update() gives the contact's new force, coulomb_add_to() puts the change into the
-// totals; coulomb_coupling() is what of the bodies' masses the sweeps need.
+// totals; coulomb_coupling() is what of the bodies' masses the sweeps need. The sweeps' own
+// step, coulomb_sweep_step(), does all of it in one pass, for one contact or, on two lanes
+// (lanes.hpp), for two contacts that share no body at once.
 //
 // Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
 #pragma once
 
+#include "contact/lanes.hpp"
 #include "contact/vec3.hpp"
 
 #include <cmath>
@@ -266,15 +269,62 @@ GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const CoulombCoupling &k,
   return coulomb_project(trial, c.cap, stick);
 }
 
-// The same from the totals in one pass: F_c - m (rate0 + P_n a_rel), with F_c and rate0 in the
-// plane, is projected onto it once (what coulomb_update(c, k, F_c, coulomb_rate(...)) gives, to
-// roundoff, with less work in the sweeps).
+// What a sweep needs of a contact, for a number type R: double (one contact), or Lanes2
+// (lanes.hpp: two contacts swept at once). Fixed within a step.
+template <class R> struct CoulombSweepTerms {
+  R n[3];                        // unit normal from j to i
+  R rate0[3];                    // CoulombContact::rate0
+  R w_i, q_i, w_j, q_j, mass;    // CoulombCoupling
+  R rho_i, rho_j;                // r_i = -rho_i n, r_j = rho_j n
+  R cap;                         // mu F_n
+};
+
+GE_INLINE CoulombSweepTerms<double> coulomb_sweep_terms(const CoulombContact &c,
+                                                        const CoulombCoupling &k)
+{
+  return {{c.normal.x, c.normal.y, c.normal.z}, {c.rate0.x, c.rate0.y, c.rate0.z},
+          k.w_i, k.q_i, k.w_j, k.q_j, k.mass, c.rho_i, c.rho_j, c.cap};
+}
+
+// The contact's new friction force from the totals in one pass: F_c - m (rate0 + P_n a_rel), with
+// F_c and rate0 in the plane, is projected onto it once (what coulomb_update(c, k, F_c,
+// coulomb_rate(...)) gives, to roundoff, with less work in the sweeps), then onto the disk.
+// Written once for every R: `stick` is a bool for R = double, a lane mask for Lanes2.
+template <class R, class Mask>
+GE_INLINE void coulomb_projected_trial(const CoulombSweepTerms<R> &t, const R force[3],
+                                       const R total_i[6], const R total_j[6], R out[3],
+                                       Mask &stick)
+{
+  // a_rel = w_i f_i - w_j f_j - (q_i t_i + q_j t_j) x n  (coulomb_relative_acceleration)
+  const R mx = t.q_i * total_i[3] + t.q_j * total_j[3];
+  const R my = t.q_i * total_i[4] + t.q_j * total_j[4];
+  const R mz = t.q_i * total_i[5] + t.q_j * total_j[5];
+  const R ax = t.w_i * total_i[0] - t.w_j * total_j[0] - (my * t.n[2] - mz * t.n[1]);
+  const R ay = t.w_i * total_i[1] - t.w_j * total_j[1] - (mz * t.n[0] - mx * t.n[2]);
+  const R az = t.w_i * total_i[2] - t.w_j * total_j[2] - (mx * t.n[1] - my * t.n[0]);
+  const R gx = force[0] - t.mass * (t.rate0[0] + ax);
+  const R gy = force[1] - t.mass * (t.rate0[1] + ay);
+  const R gz = force[2] - t.mass * (t.rate0[2] + az);
+  const R along = gx * t.n[0] + gy * t.n[1] + gz * t.n[2];
+  const R trial[3] = {gx - along * t.n[0], gy - along * t.n[1], gz - along * t.n[2]};
+  // onto the disk |F| <= cap (coulomb_project; most contacts stick: no root for them)
+  const R size2 = trial[0] * trial[0] + trial[1] * trial[1] + trial[2] * trial[2];
+  stick = size2 <= t.cap * t.cap;
+  if (all_of(stick)) {
+    for (int m = 0; m < 3; m++) out[m] = trial[m];
+    return;
+  }
+  const R scale = t.cap / lanes_sqrt(size2);
+  for (int m = 0; m < 3; m++) out[m] = lanes_select(stick, trial[m], scale * trial[m]);
+}
+
 GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const CoulombCoupling &k, const Vec3 &force,
                               const double *total_i, const double *total_j, bool &stick)
 {
-  const Vec3 a_rel = coulomb_relative_acceleration(c, k, total_i, total_j);
-  const Vec3 trial = project_onto_plane(force - k.mass * (c.rate0 + a_rel), c.normal);
-  return coulomb_project(trial, c.cap, stick);
+  const double f[3] = {force.x, force.y, force.z};
+  double out[3];
+  coulomb_projected_trial(coulomb_sweep_terms(c, k), f, total_i, total_j, out, stick);
+  return {out[0], out[1], out[2]};
 }
 
 GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const Vec3 &force, const Vec3 &rate,
@@ -300,22 +350,48 @@ GE_INLINE void coulomb_add_to(double *total, const Vec3 &branch, const Vec3 &for
 
 // A change dF of the friction of contact c into the totals of both bodies: torques
 // r_i x dF = -rho_i n x dF on i and r_j x (-dF) = -rho_j n x dF on j.
+// (written once for every number type R, see CoulombSweepTerms)
+template <class R>
+GE_INLINE void coulomb_add_change(const R n[3], R rho_i, R rho_j, R total_i[6], R total_j[6],
+                                  const R change[3])
+{
+  const R turn[3] = {n[1] * change[2] - n[2] * change[1], n[2] * change[0] - n[0] * change[2],
+                     n[0] * change[1] - n[1] * change[0]};
+  for (int m = 0; m < 3; m++) {
+    total_i[m] += change[m];
+    total_i[3 + m] -= rho_i * turn[m];
+    total_j[m] -= change[m];
+    total_j[3 + m] -= rho_j * turn[m];
+  }
+}
+
 GE_INLINE void coulomb_add_pair(const CoulombContact &c, double *total_i, double *total_j,
                                 const Vec3 &change)
 {
-  const Vec3 turn = cross(c.normal, change);
-  total_i[0] += change.x;
-  total_i[1] += change.y;
-  total_i[2] += change.z;
-  total_i[3] -= c.rho_i * turn.x;
-  total_i[4] -= c.rho_i * turn.y;
-  total_i[5] -= c.rho_i * turn.z;
-  total_j[0] -= change.x;
-  total_j[1] -= change.y;
-  total_j[2] -= change.z;
-  total_j[3] -= c.rho_j * turn.x;
-  total_j[4] -= c.rho_j * turn.y;
-  total_j[5] -= c.rho_j * turn.z;
+  const double n[3] = {c.normal.x, c.normal.y, c.normal.z};
+  const double dF[3] = {change.x, change.y, change.z};
+  coulomb_add_change(n, c.rho_i, c.rho_j, total_i, total_j, dF);
+}
+
+// One contact's step of a projected Gauss-Seidel sweep (spec 3.4): the new force from the
+// totals (coulomb_projected_trial), of which the share `relax` is taken (1 unless copies of a
+// body are swept at the same time elsewhere), put into the force and the totals. Returns the
+// change squared relative to (mu F_n)^2. With R = Lanes2 two contacts that share no body are
+// stepped at once: the same as stepping them one after the other.
+template <class R, class Mask>
+GE_INLINE R coulomb_sweep_step(const CoulombSweepTerms<R> &t, R relax, R force[3], R total_i[6],
+                               R total_j[6], Mask &stick)
+{
+  R projected[3];
+  coulomb_projected_trial(t, force, total_i, total_j, projected, stick);
+  R change[3];
+  for (int m = 0; m < 3; m++) {
+    change[m] = relax * (projected[m] - force[m]);
+    force[m] = force[m] + change[m];
+  }
+  coulomb_add_change(t.n, t.rho_i, t.rho_j, total_i, total_j, change);
+  return (change[0] * change[0] + change[1] * change[1] + change[2] * change[2]) /
+      (t.cap * t.cap);
 }
 
 // The stored force of the previous step as the start of this step's sweeps (spec 3.3): onto the

@@ -416,20 +416,94 @@ double FixCoulombFrictionExact::solve()
   return res_all;
 }
 
+namespace {
+bool share_an_atom(int i1, int j1, int i2, int j2)
+{
+  // (j < 0: a wall, whose side of the totals is scratch)
+  return i1 == i2 || i1 == j2 || (j1 >= 0 && (j1 == i2 || j1 == j2));
+}
+}    // namespace
+
+// one contact's step of a sweep, alone; returns its change squared relative to (mu F_n)^2
+double FixCoulombFrictionExact::step_alone(Contact &k)
+{
+  double force[3] = {k.force.x, k.force.y, k.force.z};
+  const double relative2 = ge::coulomb_sweep_step(ge::coulomb_sweep_terms(k.c, k.coupling),
+                                                  k.relax, force, total[k.i], totals_of_j(k),
+                                                  k.stick);
+  k.force = Vec3{force[0], force[1], force[2]};
+  return relative2;
+}
+
+// the steps of two contacts that share no atom, at once (ge::Lanes2): the same as one after the
+// other; returns the larger change squared relative to (mu F_n)^2
+double FixCoulombFrictionExact::step_together(Contact &a, Contact &b)
+{
+  auto lanes = [](double x, double y) { return ge::Lanes2{x, y}; };
+  ge::CoulombSweepTerms<ge::Lanes2> t;
+  t.n[0] = lanes(a.c.normal.x, b.c.normal.x);
+  t.n[1] = lanes(a.c.normal.y, b.c.normal.y);
+  t.n[2] = lanes(a.c.normal.z, b.c.normal.z);
+  t.rate0[0] = lanes(a.c.rate0.x, b.c.rate0.x);
+  t.rate0[1] = lanes(a.c.rate0.y, b.c.rate0.y);
+  t.rate0[2] = lanes(a.c.rate0.z, b.c.rate0.z);
+  t.w_i = lanes(a.coupling.w_i, b.coupling.w_i);
+  t.q_i = lanes(a.coupling.q_i, b.coupling.q_i);
+  t.w_j = lanes(a.coupling.w_j, b.coupling.w_j);
+  t.q_j = lanes(a.coupling.q_j, b.coupling.q_j);
+  t.mass = lanes(a.coupling.mass, b.coupling.mass);
+  t.rho_i = lanes(a.c.rho_i, b.c.rho_i);
+  t.rho_j = lanes(a.c.rho_j, b.c.rho_j);
+  t.cap = lanes(a.c.cap, b.c.cap);
+  ge::Lanes2 force[3] = {lanes(a.force.x, b.force.x), lanes(a.force.y, b.force.y),
+                         lanes(a.force.z, b.force.z)};
+  double *total_i[2] = {total[a.i], total[b.i]};
+  double *total_j[2] = {totals_of_j(a), totals_of_j(b)};
+  ge::Lanes2 ti[6], tj[6];
+  for (int m = 0; m < 6; m++) {
+    ti[m] = lanes(total_i[0][m], total_i[1][m]);
+    tj[m] = lanes(total_j[0][m], total_j[1][m]);
+  }
+  ge::LaneMask2 stick;
+  const ge::Lanes2 relative2 =
+      ge::coulomb_sweep_step(t, lanes(a.relax, b.relax), force, ti, tj, stick);
+  for (int lane = 0; lane < 2; lane++)
+    for (int m = 0; m < 6; m++) {
+      total_i[lane][m] = ti[m][lane];
+      total_j[lane][m] = tj[m][lane];
+    }
+  a.force = Vec3{force[0][0], force[1][0], force[2][0]};
+  b.force = Vec3{force[0][1], force[1][1], force[2][1]};
+  a.stick = stick[0] != 0;
+  b.stick = stick[1] != 0;
+  return relative2[0] > relative2[1] ? relative2[0] : relative2[1];
+}
+
 // One projected Gauss-Seidel sweep over this process's contacts (spec 3.4); a contact whose
 // atoms other processes (or periodic images) also act on takes its share of the change: damped
-// Jacobi between them, Gauss-Seidel within. Returns the largest change relative to mu F_n.
+// Jacobi between them, Gauss-Seidel within. Contact k is taken together with contact k + half
+// (where the two share an atom, one after the other), so the order is k, k + half, k + 1, ...
+// Returns the largest change relative to mu F_n.
 double FixCoulombFrictionExact::sweep()
 {
   double largest = 0.0;    // squared
-  for (Contact &k : solved()) {
-    double *total_i = total[k.i], *total_j = totals_of_j(k);
-    const Vec3 projected = ge::coulomb_update(k.c, k.coupling, k.force, total_i, total_j, k.stick);
-    const Vec3 change = k.relax * (projected - k.force);
-    k.force = k.force + change;
-    ge::coulomb_add_pair(k.c, total_i, total_j, change);
-    const double relative2 = ge::dot(change, change) / (k.c.cap * k.c.cap);
+  auto take = [&largest](double relative2) {
     if (relative2 > largest) largest = relative2;
+  };
+  const int half = (ncontacts + 1) / 2;
+  for (int first = 0; first < half; first++) {
+    Contact &a = contacts[first];
+    if (first + half >= ncontacts) {
+      take(step_alone(a));
+      continue;
+    }
+    Contact &b = contacts[first + half];
+    if (share_an_atom(a.i, a.j, b.i, b.j)) {
+      take(step_alone(a));
+      take(step_alone(b));
+    } else {
+      take(step_together(a, b));
+    }
   }
   return std::sqrt(largest);
 }

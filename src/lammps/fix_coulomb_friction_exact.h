@@ -114,6 +114,8 @@ class FixCoulombFrictionExact : public Fix {
   ge::Vec3 rate_of(const Contact &k);
   double solve();
   double sweep();
+  double step_alone(Contact &k);
+  double step_together(Contact &a, Contact &b);
   void add(const Contact &k, const ge::Vec3 &change);
   void exchange_totals();
   void count_holders();

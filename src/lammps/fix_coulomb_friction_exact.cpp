@@ -537,7 +537,8 @@ void FixCoulombFrictionExact::finish(int vflag)
     n_contacts += 1.0;
     if (k.stick) {
       n_stuck += 1.0;
-      max_stuck_slip = std::fmax(max_stuck_slip, ge::norm(k.c.v_t));
+      // (squared: one root at the end gives the same largest norm, the root being monotonic)
+      max_stuck_slip = std::fmax(max_stuck_slip, ge::dot(k.c.v_t, k.c.v_t));
     }
     if (!k.counted) dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate_of(k), tau);
     if (k.j < 0) {    // a wall's friction: the wall fix's outputs, no pair stress
@@ -552,6 +553,7 @@ void FixCoulombFrictionExact::finish(int vflag)
       for (int m = 0; m < 6; m++) virial[m] += w[m];
     }
   }
+  max_stuck_slip = std::sqrt(max_stuck_slip);
   dissipated += dissipation;
   dissipation_rate = dissipation / tau;
 }

@@ -562,19 +562,7 @@ TEST(CoulombKernel, TwoLaneSweepStepEqualsTwoSteps)
                                                one_tj[lane], one_stick[lane]);
     // at once
     auto lanes = [](double a, double b) { return Lanes2{a, b}; };
-    CoulombSweepTerms<Lanes2> both;
-    for (int m = 0; m < 3; ++m) {
-      both.n[m] = lanes(t[0].n[m], t[1].n[m]);
-      both.rate0[m] = lanes(t[0].rate0[m], t[1].rate0[m]);
-    }
-    both.w_i = lanes(t[0].w_i, t[1].w_i);
-    both.q_i = lanes(t[0].q_i, t[1].q_i);
-    both.w_j = lanes(t[0].w_j, t[1].w_j);
-    both.q_j = lanes(t[0].q_j, t[1].q_j);
-    both.mass = lanes(t[0].mass, t[1].mass);
-    both.rho_i = lanes(t[0].rho_i, t[1].rho_i);
-    both.rho_j = lanes(t[0].rho_j, t[1].rho_j);
-    both.cap = lanes(t[0].cap, t[1].cap);
+    const CoulombSweepTerms<Lanes2> both = coulomb_sweep_lanes(t[0], t[1]);
     Lanes2 lane_force[3], lane_ti[6], lane_tj[6];
     for (int m = 0; m < 3; ++m) lane_force[m] = lanes(force[0][m], force[1][m]);
     for (int m = 0; m < 6; ++m) {

@@ -227,11 +227,64 @@ GE_INLINE CoulombCoupling coulomb_coupling(const CoulombContact &c, double inv_m
 // Totals of one particle: force (0..2) and torque (3..5), in LAMMPS' force units.
 // The rate that would remain at the contact, s = v_t/tau + a_t, with a_t from the totals
 // (which include this contact's current friction).
+// What a sweep needs of a contact, for a number type R: double (one contact), or Lanes2
+// (lanes.hpp: two contacts swept at once). Fixed within a step.
+template <class R> struct CoulombSweepTerms {
+  R n[3];                        // unit normal from j to i
+  R rate0[3];                    // CoulombContact::rate0
+  R w_i, q_i, w_j, q_j, mass;    // CoulombCoupling
+  R rho_i, rho_j;                // r_i = -rho_i n, r_j = rho_j n
+  R cap;                         // mu F_n
+};
+
+GE_INLINE CoulombSweepTerms<double> coulomb_sweep_terms(const CoulombContact &c,
+                                                        const CoulombCoupling &k)
+{
+  return {{c.normal.x, c.normal.y, c.normal.z}, {c.rate0.x, c.rate0.y, c.rate0.z},
+          k.w_i, k.q_i, k.w_j, k.q_j, k.mass, c.rho_i, c.rho_j, c.cap};
+}
+
+#if GE_HAVE_LANES2
+// two contacts' terms in the two lanes (host code)
+inline CoulombSweepTerms<Lanes2> coulomb_sweep_lanes(const CoulombSweepTerms<double> &a,
+                                                     const CoulombSweepTerms<double> &b)
+{
+  CoulombSweepTerms<Lanes2> t;
+  for (int m = 0; m < 3; m++) {
+    t.n[m] = Lanes2{a.n[m], b.n[m]};
+    t.rate0[m] = Lanes2{a.rate0[m], b.rate0[m]};
+  }
+  t.w_i = Lanes2{a.w_i, b.w_i};
+  t.q_i = Lanes2{a.q_i, b.q_i};
+  t.w_j = Lanes2{a.w_j, b.w_j};
+  t.q_j = Lanes2{a.q_j, b.q_j};
+  t.mass = Lanes2{a.mass, b.mass};
+  t.rho_i = Lanes2{a.rho_i, b.rho_i};
+  t.rho_j = Lanes2{a.rho_j, b.rho_j};
+  t.cap = Lanes2{a.cap, b.cap};
+  return t;
+}
+#endif
+
+// a_rel = w_i f_i - w_j f_j - (q_i t_i + q_j t_j) x n (written once for every R)
+template <class R>
+GE_INLINE void coulomb_relative_acceleration(const CoulombSweepTerms<R> &t, const R total_i[6],
+                                             const R total_j[6], R a[3])
+{
+  const R mx = t.q_i * total_i[3] + t.q_j * total_j[3];
+  const R my = t.q_i * total_i[4] + t.q_j * total_j[4];
+  const R mz = t.q_i * total_i[5] + t.q_j * total_j[5];
+  a[0] = t.w_i * total_i[0] - t.w_j * total_j[0] - (my * t.n[2] - mz * t.n[1]);
+  a[1] = t.w_i * total_i[1] - t.w_j * total_j[1] - (mz * t.n[0] - mx * t.n[2]);
+  a[2] = t.w_i * total_i[2] - t.w_j * total_j[2] - (mx * t.n[1] - my * t.n[0]);
+}
+
 GE_INLINE Vec3 coulomb_relative_acceleration(const CoulombContact &c, const CoulombCoupling &k,
                                              const double *total_i, const double *total_j)
 {
-  return k.w_i * vec3(total_i) - k.w_j * vec3(total_j) -
-      cross(k.q_i * vec3(total_i + 3) + k.q_j * vec3(total_j + 3), c.normal);
+  double a[3];
+  coulomb_relative_acceleration(coulomb_sweep_terms(c, k), total_i, total_j, a);
+  return {a[0], a[1], a[2]};
 }
 
 GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const CoulombCoupling &k,
@@ -250,13 +303,28 @@ GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const double *total_i, doub
                       total_i, total_j);
 }
 
-// Projection onto the friction disk |F| <= cap (spec 1.7, 2.6).
+// Projection onto the friction disk |F| <= cap (spec 1.7, 2.6), written once for every R:
+// `stick` is a bool for R = double, a lane mask for Lanes2.
+template <class R, class Mask>
+GE_INLINE void coulomb_project(const R trial[3], R cap, R out[3], Mask &stick)
+{
+  // (most contacts stick: no root for them)
+  const R size2 = trial[0] * trial[0] + trial[1] * trial[1] + trial[2] * trial[2];
+  stick = size2 <= cap * cap;
+  if (all_of(stick)) {
+    for (int m = 0; m < 3; m++) out[m] = trial[m];
+    return;
+  }
+  const R scale = cap / lanes_sqrt(size2);
+  for (int m = 0; m < 3; m++) out[m] = lanes_select(stick, trial[m], scale * trial[m]);
+}
+
 GE_INLINE Vec3 coulomb_project(const Vec3 &trial, double cap, bool &stick)
 {
-  const double size2 = dot(trial, trial);    // (most contacts stick: no root for them)
-  stick = size2 <= cap * cap;
-  if (stick) return trial;
-  return (cap / std::sqrt(size2)) * trial;
+  const double t[3] = {trial.x, trial.y, trial.z};
+  double out[3];
+  coulomb_project(t, cap, out, stick);
+  return {out[0], out[1], out[2]};
 }
 
 // The contact's new friction force: F_trial = F_c - s m_t/ftm2v = -m_t (v_t/tau + a_t^nf), since
@@ -269,23 +337,6 @@ GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const CoulombCoupling &k,
   return coulomb_project(trial, c.cap, stick);
 }
 
-// What a sweep needs of a contact, for a number type R: double (one contact), or Lanes2
-// (lanes.hpp: two contacts swept at once). Fixed within a step.
-template <class R> struct CoulombSweepTerms {
-  R n[3];                        // unit normal from j to i
-  R rate0[3];                    // CoulombContact::rate0
-  R w_i, q_i, w_j, q_j, mass;    // CoulombCoupling
-  R rho_i, rho_j;                // r_i = -rho_i n, r_j = rho_j n
-  R cap;                         // mu F_n
-};
-
-GE_INLINE CoulombSweepTerms<double> coulomb_sweep_terms(const CoulombContact &c,
-                                                        const CoulombCoupling &k)
-{
-  return {{c.normal.x, c.normal.y, c.normal.z}, {c.rate0.x, c.rate0.y, c.rate0.z},
-          k.w_i, k.q_i, k.w_j, k.q_j, k.mass, c.rho_i, c.rho_j, c.cap};
-}
-
 // The contact's new friction force from the totals in one pass: F_c - m (rate0 + P_n a_rel), with
 // F_c and rate0 in the plane, is projected onto it once (what coulomb_update(c, k, F_c,
 // coulomb_rate(...)) gives, to roundoff, with less work in the sweeps), then onto the disk.
@@ -295,27 +346,14 @@ GE_INLINE void coulomb_projected_trial(const CoulombSweepTerms<R> &t, const R fo
                                        const R total_i[6], const R total_j[6], R out[3],
                                        Mask &stick)
 {
-  // a_rel = w_i f_i - w_j f_j - (q_i t_i + q_j t_j) x n  (coulomb_relative_acceleration)
-  const R mx = t.q_i * total_i[3] + t.q_j * total_j[3];
-  const R my = t.q_i * total_i[4] + t.q_j * total_j[4];
-  const R mz = t.q_i * total_i[5] + t.q_j * total_j[5];
-  const R ax = t.w_i * total_i[0] - t.w_j * total_j[0] - (my * t.n[2] - mz * t.n[1]);
-  const R ay = t.w_i * total_i[1] - t.w_j * total_j[1] - (mz * t.n[0] - mx * t.n[2]);
-  const R az = t.w_i * total_i[2] - t.w_j * total_j[2] - (mx * t.n[1] - my * t.n[0]);
-  const R gx = force[0] - t.mass * (t.rate0[0] + ax);
-  const R gy = force[1] - t.mass * (t.rate0[1] + ay);
-  const R gz = force[2] - t.mass * (t.rate0[2] + az);
-  const R along = gx * t.n[0] + gy * t.n[1] + gz * t.n[2];
-  const R trial[3] = {gx - along * t.n[0], gy - along * t.n[1], gz - along * t.n[2]};
-  // onto the disk |F| <= cap (coulomb_project; most contacts stick: no root for them)
-  const R size2 = trial[0] * trial[0] + trial[1] * trial[1] + trial[2] * trial[2];
-  stick = size2 <= t.cap * t.cap;
-  if (all_of(stick)) {
-    for (int m = 0; m < 3; m++) out[m] = trial[m];
-    return;
-  }
-  const R scale = t.cap / lanes_sqrt(size2);
-  for (int m = 0; m < 3; m++) out[m] = lanes_select(stick, trial[m], scale * trial[m]);
+  R a[3];
+  coulomb_relative_acceleration(t, total_i, total_j, a);
+  R g[3];
+  for (int m = 0; m < 3; m++) g[m] = force[m] - t.mass * (t.rate0[m] + a[m]);
+  const R along = g[0] * t.n[0] + g[1] * t.n[1] + g[2] * t.n[2];
+  R trial[3];
+  for (int m = 0; m < 3; m++) trial[m] = g[m] - along * t.n[m];
+  coulomb_project(trial, t.cap, out, stick);
 }
 
 GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const CoulombCoupling &k, const Vec3 &force,

@@ -25,6 +25,7 @@ GE_INLINE double lanes_select(bool mask, double if_true, double if_false)
 #error "GRANULAR-EXACT needs GCC or Clang (vector extensions, contact/lanes.hpp)"
 #endif
 
+#define GE_HAVE_LANES2 1
 typedef double Lanes2 __attribute__((vector_size(16)));
 // a comparison of two Lanes2 gives all bits set (true) or clear (false) in each lane
 typedef long long LaneMask2 __attribute__((vector_size(16)));
@@ -36,6 +37,8 @@ inline Lanes2 lanes_select(LaneMask2 mask, Lanes2 if_true, Lanes2 if_false)
 {
   return (Lanes2)((mask & (LaneMask2) if_true) | (~mask & (LaneMask2) if_false));
 }
+#else
+#define GE_HAVE_LANES2 0
 #endif
 
 }    // namespace ge

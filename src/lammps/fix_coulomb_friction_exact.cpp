@@ -440,21 +440,8 @@ double FixCoulombFrictionExact::step_alone(Contact &k)
 double FixCoulombFrictionExact::step_together(Contact &a, Contact &b)
 {
   auto lanes = [](double x, double y) { return ge::Lanes2{x, y}; };
-  ge::CoulombSweepTerms<ge::Lanes2> t;
-  t.n[0] = lanes(a.c.normal.x, b.c.normal.x);
-  t.n[1] = lanes(a.c.normal.y, b.c.normal.y);
-  t.n[2] = lanes(a.c.normal.z, b.c.normal.z);
-  t.rate0[0] = lanes(a.c.rate0.x, b.c.rate0.x);
-  t.rate0[1] = lanes(a.c.rate0.y, b.c.rate0.y);
-  t.rate0[2] = lanes(a.c.rate0.z, b.c.rate0.z);
-  t.w_i = lanes(a.coupling.w_i, b.coupling.w_i);
-  t.q_i = lanes(a.coupling.q_i, b.coupling.q_i);
-  t.w_j = lanes(a.coupling.w_j, b.coupling.w_j);
-  t.q_j = lanes(a.coupling.q_j, b.coupling.q_j);
-  t.mass = lanes(a.coupling.mass, b.coupling.mass);
-  t.rho_i = lanes(a.c.rho_i, b.c.rho_i);
-  t.rho_j = lanes(a.c.rho_j, b.c.rho_j);
-  t.cap = lanes(a.c.cap, b.c.cap);
+  const ge::CoulombSweepTerms<ge::Lanes2> t = ge::coulomb_sweep_lanes(
+      ge::coulomb_sweep_terms(a.c, a.coupling), ge::coulomb_sweep_terms(b.c, b.coupling));
   ge::Lanes2 force[3] = {lanes(a.force.x, b.force.x), lanes(a.force.y, b.force.y),
                          lanes(a.force.z, b.force.z)};
   double *total_i[2] = {total[a.i], total[b.i]};

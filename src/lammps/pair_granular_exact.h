@@ -151,6 +151,8 @@ class PairGranularExact : public Pair {
                          bool advance, double weight, double *tally);
   void coulomb_normal_contact(int i, int j, const ge::Vec3 &dx, double rsq, double *state,
                               const Law &lw, bool advance, double weight, double *tally);
+  void hand_to_friction(int i, int j, const ge::Vec3 &normal, double distance, double *state,
+                        const Law &lw, double F_cap);
   static void add_branch_force_product(double weight, const ge::Vec3 &l, const ge::Vec3 &force,
                                        double *sum);
   void apply_contact(int i, int j, const ge::LinearResult &r, const ge::LinearStep &s,

@@ -84,13 +84,8 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
   const ge::LinearStep s = contact_step(i, j, g, update->dt);
   ge::CatalogueResult cr;
   ge::catalogue_step(lw.cat, catalogue_step_of(i, j, s, advance), state, cr);
-  // the friction fix reads this step's cap normal force (also at run setup: it solves then too)
-  if (lw.cat.tangential.model == ge::TangentialModel::Coulomb) {
-    state[ge::CS_TANGENTIAL + ge::TS_CF_FN] = cr.fn_cap;
-    if (friction)
-      friction->add_sphere_contact(i, j, s.normal, g.r, state + ge::CS_TANGENTIAL,
-                                   lw.cat.tangential.mu * cr.fn_cap);
-  }
+  if (lw.cat.tangential.model == ge::TangentialModel::Coulomb)
+    hand_to_friction(i, j, s.normal, g.r, state, lw, cr.fn_cap);
 
   ge::LinearResult r;
   r.fn = cr.fn;
@@ -118,6 +113,21 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
 }
 
 /* ----------------------------------------------------------------------
+   a touching `tangential coulomb` contact to the friction fix: its cap normal force F_n^c in
+   the contact's state (also at run setup: the fix solves then too) and the contact (normal
+   from j to i, distance of the centres) in the fix's list of this step
+------------------------------------------------------------------------- */
+
+void PairGranularExact::hand_to_friction(int i, int j, const Vec3 &normal, double distance,
+                                         double *state, const Law &lw, double F_cap)
+{
+  state[ge::CS_TANGENTIAL + ge::TS_CF_FN] = F_cap;
+  if (friction)
+    friction->add_sphere_contact(i, j, normal, distance, state + ge::CS_TANGENTIAL,
+                                 lw.cat.tangential.mu * F_cap);
+}
+
+/* ----------------------------------------------------------------------
    a `tangential coulomb` contact without Yade moments: the pair's part is the normal force
    alone (along the normal, so no torque), and the cap mu F_n^c the friction fix solves with.
    The friction fix adds the friction after all other forces; the stored sliding flag is its.
@@ -137,10 +147,7 @@ void PairGranularExact::coulomb_normal_contact(int i, int j, const Vec3 &dx, dou
       ge::catalogue_normal_force(lw.cat, overlap, approach_rate,
                                  ge::effective_radius(radius[i], radius[j]), catalogue_mass(i, j),
                                  state, advance);
-  state[ge::CS_TANGENTIAL + ge::TS_CF_FN] = nf.F_cap;
-  if (friction)
-    friction->add_sphere_contact(i, j, n, r, state + ge::CS_TANGENTIAL,
-                                 lw.cat.tangential.mu * nf.F_cap);
+  hand_to_friction(i, j, n, r, state, lw, nf.F_cap);
 
   const Vec3 on_i = nf.F_applied * n;
   add_pair_force(i, j, on_i, dx);

@@ -113,25 +113,30 @@ bigint FixContactHistoryExact::create(int room)
                "contact_history:pool");
   pool_used += record_doubles(room);
   double *rec = pool + base;
-  rec[0] = room;
-  rec[1] = 0.0;    // count (no items: the header follows the room)
-  for (int k = 0; k < nfixed; k++) rec[2 + k] = 0.0;
-  return base + 1;
+  rec[0] = header(0, room);    // (no items yet: the header comes first)
+  for (int k = 0; k < nfixed; k++) rec[1 + k] = 0.0;
+  return base;
 }
 
 void FixContactHistoryExact::grow_record(bigint &slot, int items, int max_room)
 {
+  // (a history this long, 2 GiB for one contact, is not physics any more: say so, never wrap)
+  if (items > MAX_ROOM)
+    error->one(FLERR, "Fix {}: a contact's history would hold {} items, more than the {} a record can",
+               id, items, MAX_ROOM);
   const int room_now = room(slot);
   // grow by a quarter (amortised O(1) moves, at most ~25 % unused room), never past max_room
-  int grown = room_now + room_now / 4 + 4;
+  bigint grown = room_now + room_now / 4 + 4;
   if (grown < items) grown = items;
   if (grown > max_room) grown = max_room > items ? max_room : items;
+  if (grown > MAX_ROOM) grown = MAX_ROOM;
   const bigint first_old = first_item(slot);
-  const bigint moved = create(grown);    // may move the pool: offsets only from here on
-  // items, count and fixed part are contiguous: one copy, to just after the new room
+  const bigint moved = create(static_cast<int>(grown));    // may move the pool: offsets only
+  // items, header and fixed part are contiguous: one copy, then the header gets the new room
   const bigint n = (bigint) nitem * count(slot) + 1 + nfixed;
   memcpy(pool + moved, pool + first_old, n * sizeof(double));
   slot = moved + (slot - first_old);
+  pool[slot] = header(count(slot), static_cast<int>(grown));
 }
 
 /* ----------------------------------------------------------------------
@@ -266,7 +271,7 @@ void FixContactHistoryExact::post_neighbor()
         if (static_cast<tagint>(ubuf(entry[0]).i) == tag[j]) {
           const bigint first = create(n + EXTRA_ROOM);
           memcpy(pool + first, entry + 2 + nfixed, (bigint) nitem * n * sizeof(double));
-          slot[jj] = place_header(first, n, entry + 2);
+          slot[jj] = place_header(first, n, n + EXTRA_ROOM, entry + 2);
           break;
         }
         entry += entry_doubles(n);

@@ -70,7 +70,7 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
   if (advance) {
     ge::jaeger_contact_step(lw.jaeger, in, fixed, history, res);
     fixed[6] = res.sliding ? 1.0 : 0.0;
-    slot = store->place_header(first, history.count, fixed);
+    slot = store->place_header(first, history.count, history.room, fixed);
   } else {
     ge::jaeger_current_force(lw.jaeger, in, fixed, res);
   }

@@ -122,7 +122,8 @@ void FixContactHistoryExact::grow_record(bigint &slot, int items, int max_room)
 {
   // (a history this long, 2 GiB for one contact, is not physics any more: say so, never wrap)
   if (items > MAX_ROOM)
-    error->one(FLERR, "Fix {}: a contact's history would hold {} items, more than the {} a record can",
+    error->one(FLERR,
+               "Fix {}: a contact's history would hold {} items, more than the {} a record can",
                id, items, MAX_ROOM);
   const int room_now = room(slot);
   // grow by a quarter (amortised O(1) moves, at most ~25 % unused room), never past max_room

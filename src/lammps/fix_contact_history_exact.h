@@ -94,7 +94,10 @@ class FixContactHistoryExact : public Fix {
     return static_cast<int>(static_cast<long long>(header) & ((1LL << HEADER_SHIFT) - 1));
   }
   int count(bigint slot) const { return count_in(pool[slot]); }
-  int room(bigint slot) const { return static_cast<int>(static_cast<long long>(pool[slot]) >> HEADER_SHIFT); }
+  int room(bigint slot) const
+  {
+    return static_cast<int>(static_cast<long long>(pool[slot]) >> HEADER_SHIFT);
+  }
   double *state(bigint slot) { return pool + slot + 1; }
   // the count of the record whose fixed part is `state`
   static int count_of_state(const double *state) { return count_in(state[-1]); }

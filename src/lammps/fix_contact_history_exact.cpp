@@ -159,8 +159,8 @@ void FixContactHistoryExact::append_entry(int atom_index, tagint partner_tag, bi
   double *dst = blob_pool + blob_offset[atom_index] + blob_length[atom_index];
   dst[0] = ubuf(partner_tag).d;
   dst[1] = n;
-  memcpy(dst + 2, pool + slot + 1, nfixed * sizeof(double));
-  memcpy(dst + 2 + nfixed, pool + first_item(slot), (bigint) nitem * n * sizeof(double));
+  memcpy(dst + 2, state(slot), nfixed * sizeof(double));
+  memcpy(dst + 2 + nfixed, items(slot), (bigint) nitem * n * sizeof(double));
   blob_length[atom_index] += entry_doubles(n);
   npartner[atom_index]++;
 }

@@ -62,7 +62,7 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
   // copy (nfixed >= JAEGER_FIXED_SIZE: [0..3] frame, [4..5] force, [6] sliding flag)
   double fixed[MAX_FIXED_SIZE];
   const double *stored = store->state(slot);
-  for (int k = 0; k < store->nfixed; k++) fixed[k] = stored[k];
+  store->copy_fixed<JAEGER_FIXED_SIZE>(stored, fixed);
   const bigint first = store->first_item(slot);
   ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(store->items(slot)),
                             store->count(slot), store->room(slot)};
@@ -70,7 +70,7 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
   if (advance) {
     ge::jaeger_contact_step(lw.jaeger, in, fixed, history, res);
     fixed[6] = res.sliding ? 1.0 : 0.0;
-    slot = store->place_header(first, history.count, history.room, fixed);
+    slot = store->place_header<JAEGER_FIXED_SIZE>(first, history.count, history.room, fixed);
   } else {
     ge::jaeger_current_force(lw.jaeger, in, fixed, res);
   }

@@ -262,28 +262,38 @@ void history_lengths(const packing::State &s, double *longest, double *mean)
 }    // namespace
 
 // Serial == 2 ranks == 4 ranks (oversubscribed) for a loaded packing with Jaeger contacts:
-// long variable-length histories travel with migrating atoms and through ghost communication.
+// long variable-length histories travel with migrating atoms and through ghost communication
+// (newton on: a ghost partner's records go to its owner), and with newton off (a pair with a
+// ghost partner is kept on both processes) the same again.
 TEST(DeckJaeger, SerialEqualsMpiWithLongHistories)
 {
-  const std::string vars = "-var newton on -var nsteps 600 -var contact \"" + kJaegerContact +
-                           "\" -var history compact";
-  packing::State states[3];
-  const int ranks[3] = {1, 2, 4};
-  for (int k = 0; k < 3; ++k) {
-    int moved = 0;
-    states[k] = packing::mpi_state(ranks[k], vars, "jaeger_np" + std::to_string(ranks[k]), &moved,
-                                   packing::kLoadedPacking);
-    if (ranks[k] > 1) {
-      std::printf("  %d ranks: %d atoms changed process\n", ranks[k], moved);
-      EXPECT_GT(moved, 10);
+  packing::State serial;
+  for (const std::string newton : {"on", "off"}) {
+    SCOPED_TRACE("newton " + newton);
+    const std::string vars = "-var newton " + newton + " -var nsteps 600 -var contact \"" +
+                             kJaegerContact + "\" -var history compact";
+    packing::State states[3];
+    const int ranks[3] = {1, 2, 4};
+    for (int k = 0; k < 3; ++k) {
+      int moved = 0;
+      states[k] = packing::mpi_state(ranks[k], vars,
+                                     "jaeger_np" + std::to_string(ranks[k]) + "_newton_" + newton,
+                                     &moved, packing::kLoadedPacking);
+      if (ranks[k] > 1) {
+        std::printf("  %d ranks, newton %s: %d atoms changed process\n", ranks[k],
+                    newton.c_str(), moved);
+        EXPECT_GT(moved, 10);
+      }
     }
+    if (newton == "on") serial = states[0];
+    double longest, mean;
+    history_lengths(states[0], &longest, &mean);
+    std::printf("  history vertices per contact: mean %.1f, longest %.0f\n", mean, longest);
+    EXPECT_GT(longest, 50.0);
+    packing::expect_same_state(serial, states[0], 1e-10, "Jaeger: serial newton on vs this");
+    packing::expect_same_state(states[0], states[1], 1e-10, "Jaeger: serial vs 2 ranks");
+    packing::expect_same_state(states[0], states[2], 1e-10, "Jaeger: serial vs 4 ranks");
   }
-  double longest, mean;
-  history_lengths(states[0], &longest, &mean);
-  std::printf("  history vertices per contact: mean %.1f, longest %.0f\n", mean, longest);
-  EXPECT_GT(longest, 50.0);
-  packing::expect_same_state(states[0], states[1], 1e-10, "Jaeger: serial vs 2 ranks");
-  packing::expect_same_state(states[0], states[2], 1e-10, "Jaeger: serial vs 4 ranks");
 }
 
 // run N + run N == run N + write_restart + read_restart (fresh LAMMPS) + run N, with long

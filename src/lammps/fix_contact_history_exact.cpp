@@ -15,6 +15,7 @@
 #include "update.h"
 
 #include <cstring>
+#include <utility>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -76,8 +77,10 @@ FixContactHistoryExact::~FixContactHistoryExact()
   memory->destroy(npartner);
   memory->sfree(blob_offset);
   memory->sfree(blob_length);
+  memory->sfree(blob_records);
   memory->sfree(blob_pool);
   memory->sfree(pool);
+  memory->sfree(retired);
   memory->sfree(slots);
   memory->sfree(firstrecord);
 }
@@ -152,7 +155,8 @@ bigint FixContactHistoryExact::allocate_blob(bigint length)
   return offset;
 }
 
-// append [partner tag, count, fixed..., items...] to the blob of `atom` (its room was reserved)
+// append the record [partner tag, count, fixed..., items...] to the blob of `atom` (its room was
+// reserved)
 void FixContactHistoryExact::append_entry(int atom_index, tagint partner_tag, bigint slot)
 {
   const int n = count(slot);
@@ -165,10 +169,47 @@ void FixContactHistoryExact::append_entry(int atom_index, tagint partner_tag, bi
   npartner[atom_index]++;
 }
 
-// Every record goes to the blobs of both atoms of its pair. With newton on a pair is computed on
-// one process only, so a ghost partner's share is passed to its owner; with newton off a pair with
-// a ghost partner is computed (and its record kept, identically) on both processes, so only
-// owned atoms receive entries.
+// append a reference [partner tag, -1 - slot] to the record in the pool (room reserved)
+void FixContactHistoryExact::append_reference(int atom_index, tagint partner_tag, bigint slot)
+{
+  double *dst = blob_pool + blob_offset[atom_index] + blob_length[atom_index];
+  dst[0] = ubuf(partner_tag).d;
+  dst[1] = static_cast<double>(-1 - slot);
+  blob_length[atom_index] += REFERENCE_DOUBLES;
+  npartner[atom_index]++;
+}
+
+// the blob of `atom` with every reference written as the record it refers to (migration and
+// restart files carry records only); returns the doubles written
+int FixContactHistoryExact::write_records(int atom_index, double *buf) const
+{
+  const double *entry = blob_pool + blob_offset[atom_index];
+  bigint m = 0;
+  for (int e = 0; e < npartner[atom_index]; e++) {
+    const int length = entry_length(entry);
+    if (is_reference(entry)) {
+      const bigint slot = referenced_slot(entry);
+      const int n = count(slot);
+      buf[m] = entry[0];
+      buf[m + 1] = n;
+      memcpy(buf + m + 2, pool + slot + 1, nfixed * sizeof(double));
+      memcpy(buf + m + 2 + nfixed, pool + first_item(slot), (bigint) nitem * n * sizeof(double));
+      m += entry_doubles(n);
+    } else {
+      memcpy(buf + m, entry, length * sizeof(double));
+      m += length;
+    }
+    entry += length;
+  }
+  return static_cast<int>(m);
+}
+
+// Every record goes to the blobs of both atoms of its pair, as a reference for an atom owned here
+// (the record stays in the pool: nothing is copied unless the atom leaves or a restart file is
+// written), as itself for a ghost. With newton on a pair is computed on one process only, so a
+// ghost partner's share is passed to its owner; with newton off a pair with a ghost partner is
+// computed (and its record kept, identically) on both processes, so only owned atoms receive
+// entries.
 void FixContactHistoryExact::pre_exchange()
 {
   if (firstrecord == nullptr || pair == nullptr || pair->list == nullptr) return;
@@ -177,13 +218,18 @@ void FixContactHistoryExact::pre_exchange()
   const int receivers = to_ghosts ? nall_neigh : nlocal_neigh;
   const int nclear = MAX(receivers, atom->nlocal + (to_ghosts ? atom->nghost : 0));
   auto receives = [&](int j) { return to_ghosts || j < nlocal_neigh; };
+  auto is_ghost = [&](int j) { return j >= nlocal_neigh; };
 
   // 1. blob lengths (a ghost's total is added to its owner's)
-  for (int i = 0; i < nclear; i++) npartner[i] = blob_length[i] = 0;
+  for (int i = 0; i < nclear; i++) npartner[i] = blob_length[i] = blob_records[i] = 0;
   for_each_record([&](int i, int j, bigint off) {
     const bigint length = entry_doubles(count(off));
-    blob_length[i] += length;
-    if (receives(j)) blob_length[j] += length;
+    blob_length[i] += REFERENCE_DOUBLES;
+    blob_records[i] += length;
+    if (receives(j)) {
+      blob_length[j] += is_ghost(j) ? length : REFERENCE_DOUBLES;
+      blob_records[j] += length;
+    }
   });
   if (to_ghosts) {
     commflag = COMM_COUNTS;
@@ -200,13 +246,16 @@ void FixContactHistoryExact::pre_exchange()
 
   // 3. fill, both sides of every pair; then the ghosts' blobs are appended to their owners'
   for_each_record([&](int i, int j, bigint off) {
-    append_entry(i, tag[j], off);
-    if (receives(j)) append_entry(j, tag[i], off);
+    append_reference(i, tag[j], off);
+    if (!receives(j)) return;
+    if (is_ghost(j)) append_entry(j, tag[i], off);
+    else append_reference(j, tag[i], off);
   });
   if (to_ghosts) {
     commflag = COMM_ENTRIES;
     comm->reverse_comm_variable(this);
   }
+  blobs_refer_to_pool = true;
   update_maxexchange();
 }
 
@@ -218,7 +267,7 @@ void FixContactHistoryExact::min_pre_exchange()
 void FixContactHistoryExact::update_maxexchange()
 {
   bigint most = 0;
-  for (int i = 0; i < atom->nlocal; i++) most = MAX(most, blob_length[i]);
+  for (int i = 0; i < atom->nlocal; i++) most = MAX(most, blob_records[i]);
   if (most + 2 > MAXSMALLINT)
     error->one(FLERR, "Contact history of one atom too large to migrate ({} values)", most);
   maxexchange = static_cast<int>(most) + 2;
@@ -249,7 +298,15 @@ void FixContactHistoryExact::post_neighbor()
     slots = (bigint *) memory->srealloc(slots, slots_size * sizeof(bigint), "contact_history:slots");
   }
 
-  pool_used = 0;    // compaction: every live record is rebuilt below
+  // The references of the blobs are to the records of the pool as pre_exchange() left it: that
+  // pool is retired, and the new one is built, compacted, below. (Without a pre_exchange() since
+  // the last rebuild, the references are still to the retired pool, untouched since.)
+  if (blobs_refer_to_pool) {
+    std::swap(pool, retired);
+    std::swap(pool_size, retired_size);
+    blobs_refer_to_pool = false;
+  }
+  pool_used = 0;
   bigint cursor = 0;
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
@@ -268,17 +325,35 @@ void FixContactHistoryExact::post_neighbor()
       if (!touched || npartner[i] == 0) continue;
       const double *entry = blob_pool + blob_offset[i];
       for (int e = 0; e < npartner[i]; e++) {
-        const int n = static_cast<int>(entry[1]);
         if (static_cast<tagint>(ubuf(entry[0]).i) == tag[j]) {
-          const bigint first = create(n + EXTRA_ROOM);
-          memcpy(pool + first, entry + 2 + nfixed, (bigint) nitem * n * sizeof(double));
-          slot[jj] = place_header(first, n, n + EXTRA_ROOM, entry + 2);
+          slot[jj] = rebuild_record(entry);
           break;
         }
-        entry += entry_doubles(n);
+        entry += entry_length(entry);
       }
     }
   }
+}
+
+// the record of a blob entry in the new pool, with EXTRA_ROOM items of headroom: a copy of the
+// record in the retired pool that a reference refers to, or of the record in the entry
+bigint FixContactHistoryExact::rebuild_record(const double *entry)
+{
+  const double *fixed, *items_from;
+  int n;
+  if (is_reference(entry)) {
+    const bigint old = referenced_slot(entry);
+    n = count_in(retired[old]);
+    fixed = retired + old + 1;
+    items_from = retired + old - (bigint) nitem * n;
+  } else {
+    n = static_cast<int>(entry[1]);
+    fixed = entry + 2;
+    items_from = entry + 2 + nfixed;
+  }
+  const bigint first = create(n + EXTRA_ROOM);
+  memcpy(pool + first, items_from, (bigint) nitem * n * sizeof(double));
+  return place_header(first, n, n + EXTRA_ROOM, fixed);
 }
 
 void FixContactHistoryExact::setup_post_neighbor()
@@ -341,7 +416,12 @@ void FixContactHistoryExact::unpack_reverse_comm(int n, int *list, double *buf)
 {
   int m = 0;
   if (commflag == COMM_COUNTS) {
-    for (int k = 0; k < n; k++) blob_length[list[k]] += static_cast<bigint>(buf[m++]);
+    // (a ghost's blob holds records only: its length is that of its records)
+    for (int k = 0; k < n; k++) {
+      const bigint length = static_cast<bigint>(buf[m++]);
+      blob_length[list[k]] += length;
+      blob_records[list[k]] += length;
+    }
   } else {
     for (int k = 0; k < n; k++) {
       const int j = list[k];
@@ -369,6 +449,8 @@ void FixContactHistoryExact::grow_arrays(int nmax)
                                             "contact_history:blob_offset");
   blob_length = (bigint *) memory->srealloc(blob_length, nmax * sizeof(bigint),
                                             "contact_history:blob_length");
+  blob_records = (bigint *) memory->srealloc(blob_records, nmax * sizeof(bigint),
+                                             "contact_history:blob_records");
 }
 
 // blobs are referenced, not copied: a migrating atom's blob is orphaned until the next rebuild
@@ -377,6 +459,7 @@ void FixContactHistoryExact::copy_arrays(int i, int j, int /*delflag*/)
   npartner[j] = npartner[i];
   blob_offset[j] = blob_offset[i];
   blob_length[j] = blob_length[i];
+  blob_records[j] = blob_records[i];
 }
 
 void FixContactHistoryExact::set_arrays(int i)
@@ -384,20 +467,20 @@ void FixContactHistoryExact::set_arrays(int i)
   npartner[i] = 0;
   blob_offset[i] = 0;
   blob_length[i] = 0;
+  blob_records[i] = 0;
 }
 
 int FixContactHistoryExact::pack_exchange(int i, double *buf)
 {
   buf[0] = npartner[i];
-  buf[1] = static_cast<double>(blob_length[i]);
-  memcpy(buf + 2, blob_pool + blob_offset[i], blob_length[i] * sizeof(double));
-  return 2 + static_cast<int>(blob_length[i]);
+  buf[1] = static_cast<double>(blob_records[i]);
+  return 2 + write_records(i, buf + 2);
 }
 
 int FixContactHistoryExact::unpack_exchange(int nlocal, double *buf)
 {
   npartner[nlocal] = static_cast<int>(buf[0]);
-  blob_length[nlocal] = static_cast<bigint>(buf[1]);
+  blob_length[nlocal] = blob_records[nlocal] = static_cast<bigint>(buf[1]);
   blob_offset[nlocal] = allocate_blob(blob_length[nlocal]);
   memcpy(blob_pool + blob_offset[nlocal], buf + 2, blob_length[nlocal] * sizeof(double));
   return 2 + static_cast<int>(blob_length[nlocal]);
@@ -406,11 +489,10 @@ int FixContactHistoryExact::unpack_exchange(int nlocal, double *buf)
 int FixContactHistoryExact::pack_restart(int i, double *buf)
 {
   // buf[0] = number of values including itself, as every restart packer does
-  buf[0] = 3 + static_cast<double>(blob_length[i]);
+  buf[0] = 3 + static_cast<double>(blob_records[i]);
   buf[1] = npartner[i];
-  buf[2] = static_cast<double>(blob_length[i]);
-  memcpy(buf + 3, blob_pool + blob_offset[i], blob_length[i] * sizeof(double));
-  return 3 + static_cast<int>(blob_length[i]);
+  buf[2] = static_cast<double>(blob_records[i]);
+  return 3 + write_records(i, buf + 3);
 }
 
 void FixContactHistoryExact::unpack_restart(int nlocal, int nth)
@@ -420,7 +502,7 @@ void FixContactHistoryExact::unpack_restart(int nlocal, int nth)
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
   m++;
   npartner[nlocal] = static_cast<int>(extra[nlocal][m++]);
-  blob_length[nlocal] = static_cast<bigint>(extra[nlocal][m++]);
+  blob_length[nlocal] = blob_records[nlocal] = static_cast<bigint>(extra[nlocal][m++]);
   blob_offset[nlocal] = allocate_blob(blob_length[nlocal]);
   memcpy(blob_pool + blob_offset[nlocal], &extra[nlocal][m],
          blob_length[nlocal] * sizeof(double));
@@ -428,21 +510,21 @@ void FixContactHistoryExact::unpack_restart(int nlocal, int nth)
 
 int FixContactHistoryExact::size_restart(int nlocal)
 {
-  return 3 + static_cast<int>(blob_length[nlocal]);
+  return 3 + static_cast<int>(blob_records[nlocal]);
 }
 
 int FixContactHistoryExact::maxsize_restart()
 {
   int most = 0, all;
-  for (int i = 0; i < atom->nlocal; i++) most = MAX(most, 3 + static_cast<int>(blob_length[i]));
+  for (int i = 0; i < atom->nlocal; i++) most = MAX(most, 3 + static_cast<int>(blob_records[i]));
   MPI_Allreduce(&most, &all, 1, MPI_INT, MPI_MAX, world);
   return all;
 }
 
 double FixContactHistoryExact::memory_usage()
 {
-  const double peratom = (double) atom->nmax * (sizeof(int) + 2 * sizeof(bigint));
-  return peratom + (double) (pool_size + blob_size) * sizeof(double) +
+  const double peratom = (double) atom->nmax * (sizeof(int) + 3 * sizeof(bigint));
+  return peratom + (double) (pool_size + retired_size + blob_size) * sizeof(double) +
       (double) slots_size * sizeof(bigint) + (double) maxatom_list * sizeof(bigint *);
 }
 

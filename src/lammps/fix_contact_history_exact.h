@@ -15,12 +15,16 @@
      neighbour slot holds its offset (-1: no contact); a record that needs
      more room moves to the end of the pool (offsets, never pointers, are
      kept, so growing the pool is safe);
-   * pre_exchange() (before atoms migrate, and after every run) serialises
-     every record into per-atom "partner" blobs of both atoms (a ghost's blob
-     reaches its owner by reverse communication);
-   * blobs migrate with their atoms and go into restart files;
-   * post_neighbor() rebuilds the pool, compacted, from the blobs, keyed by
-     the partner's tag.
+   * pre_exchange() (before atoms migrate, and after every run) gives every
+     record an entry in the per-atom "partner" blobs of both atoms: a
+     reference to the record in the pool where the atom is owned here, the
+     record itself for a ghost (its blob reaches its owner, maybe on another
+     process, by reverse communication);
+   * blobs migrate with their atoms and go into restart files, references
+     written out as the records they refer to;
+   * post_neighbor() rebuilds the pool, compacted, keyed by the partner's
+     tag: from the previous pool (kept as it was) for references, from the
+     blob for records.
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -162,12 +166,27 @@ class FixContactHistoryExact : public Fix {
   bigint slots_size = 0;
   int maxatom_list = 0;
 
-  // per-atom partner blobs: entries [tag, count, fixed..., items...] in `blob_pool`
-  int *npartner = nullptr;       // entries in the blob
+  // the pool of the previous neighbour list while post_neighbor() builds the new one from it
+  double *retired = nullptr;
+  bigint retired_size = 0;
+  bool blobs_refer_to_pool = false;    // pre_exchange() has run since the last rebuild
+
+  // per-atom partner blobs in `blob_pool`, entries of two kinds:
+  //   a record:     [tag, count, fixed..., items...]   (count >= 0)
+  //   a reference:  [tag, -1 - slot]                   (the record in `pool`)
+  int *npartner = nullptr;          // entries in the blob
   bigint *blob_offset = nullptr;
   bigint *blob_length = nullptr;    // doubles in the blob
+  bigint *blob_records = nullptr;   // doubles in the blob with its references written as records
   double *blob_pool = nullptr;
   bigint blob_size = 0, blob_used = 0;
+  static constexpr int REFERENCE_DOUBLES = 2;
+  static bool is_reference(const double *entry) { return entry[1] < 0.0; }
+  static bigint referenced_slot(const double *entry) { return -1 - static_cast<bigint>(entry[1]); }
+  int entry_length(const double *entry) const
+  {
+    return is_reference(entry) ? REFERENCE_DOUBLES : entry_doubles(static_cast<int>(entry[1]));
+  }
 
   // the bit the size/history neighbour build sets on pairs that were touching (lmptype.h)
   static int touched_bit(int j) { return j >> HISTBITS & 1; }
@@ -180,6 +199,9 @@ class FixContactHistoryExact : public Fix {
   int entry_doubles(int items) const { return 2 + nfixed + nitem * items; }    // tag + count + ...
   bigint allocate_blob(bigint length);
   void append_entry(int atom, tagint partner_tag, bigint slot);
+  void append_reference(int atom, tagint partner_tag, bigint slot);
+  bigint rebuild_record(const double *entry);
+  int write_records(int atom, double *buf) const;
   // call f(i, j, offset) for every record of the current list
   template <class F> void for_each_record(F f) const
   {

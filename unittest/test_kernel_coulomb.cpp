@@ -1405,6 +1405,82 @@ TEST(CoulombKernel, FrameInvariance)
   }
 }
 
+// The friction's dissipation of a step summed over bodies (coulomb_body_dissipation, plus
+// coulomb_wall_dissipation for the walls' own motion) equals its sum over contacts
+// (coulomb_step_dissipation): the power of a contact's force at its contact points is that of its
+// force and torque on the bodies. A chain of random spheres (some immovable, some not turning),
+// each also touching a moving, accelerating wall, with arbitrary friction forces in the tangent
+// planes and arbitrary other forces in the totals: the identity holds for any of them.
+TEST(CoulombKernel, DissipationByBodiesEqualsByContacts)
+{
+  std::mt19937 rng(31);
+  auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  const double ftm2v = 2.5, tau = mat.dt;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 6;
+    std::vector<CoulombBody> b(n);
+    for (int k = 0; k < n; ++k) {
+      b[k].radius = mat.R * uniform(0.5, 1.5);
+      b[k].inv_mass = (k + trial) % 5 == 0 ? 0.0 : 1.0 / (mat.m * uniform(0.2, 2.2));
+      b[k].inv_inertia = (k + trial) % 4 == 1 ? 0.0 : b[k].inv_mass / (0.4 * b[k].radius * b[k].radius);
+      b[k].v = random_vec(rng, 1.0);
+      b[k].omega = random_vec(rng, 100.0);
+      if (k > 0)
+        b[k].x = b[k - 1].x + (0.99 * (b[k].radius + b[k - 1].radius)) * random_unit(rng);
+    }
+    std::vector<double> total(6 * n), friction(6 * n, 0.0);
+    for (double &t : total) t = uniform(-0.1, 0.1);
+    struct Applied {
+      CoulombContact c;
+      int i, j;    // j < 0: a wall
+      Vec3 F;
+    };
+    std::vector<Applied> contacts;
+    for (int k = 0; k + 1 < n; ++k) {
+      Applied a{coulomb_sphere_contact(b[k + 1], b[k], 1.0, tau, CoulombKinematics::Geometric),
+                k + 1, k, kZero};
+      contacts.push_back(a);
+    }
+    for (int k = 0; k < n; ++k) {
+      const double overlap = 0.01 * b[k].radius;
+      Applied a{coulomb_moving_wall_contact(b[k], random_unit(rng), overlap, kZero,
+                                            random_vec(rng, 1.0), random_vec(rng, 10.0), 1.0,
+                                            tau, CoulombKinematics::Geometric),
+                k, -1, kZero};
+      contacts.push_back(a);
+    }
+    for (Applied &a : contacts) {
+      a.F = project_onto_plane(random_vec(rng, 0.05), a.c.normal);
+      if (a.j >= 0) {
+        coulomb_add_pair(a.c, &total[6 * a.i], &total[6 * a.j], a.F);
+        coulomb_add_pair(a.c, &friction[6 * a.i], &friction[6 * a.j], a.F);
+      } else {
+        coulomb_add_to(&total[6 * a.i], a.c.r_i, a.F);
+        coulomb_add_to(&friction[6 * a.i], a.c.r_i, a.F);
+      }
+    }
+    double by_contacts = 0.0, by_bodies = 0.0, scale = 0.0;
+    for (const Applied &a : contacts) {
+      const bool wall = a.j < 0;
+      const CoulombBody &i = b[a.i];
+      const double wall_side[6] = {0, 0, 0, 0, 0, 0};
+      const CoulombCoupling k =
+          coulomb_coupling(a.c, i.inv_mass, i.inv_inertia, wall ? 0.0 : b[a.j].inv_mass,
+                           wall ? 0.0 : b[a.j].inv_inertia, ftm2v);
+      const Vec3 rate = coulomb_rate(a.c, k, &total[6 * a.i], wall ? wall_side : &total[6 * a.j]);
+      const double d = coulomb_step_dissipation(a.c, a.F, rate, tau);
+      by_contacts += d;
+      scale += std::fabs(d);
+      if (wall) by_bodies += coulomb_wall_dissipation(a.c, a.F, i.v, i.omega, tau);
+    }
+    for (int k = 0; k < n; ++k)
+      by_bodies += coulomb_body_dissipation(vec3(&friction[6 * k]), vec3(&friction[6 * k + 3]),
+                                            b[k].v, b[k].omega, &total[6 * k],
+                                            ftm2v * b[k].inv_mass, ftm2v * b[k].inv_inertia, tau);
+    EXPECT_NEAR(by_bodies, by_contacts, 1e-13 * scale) << "trial " << trial;
+  }
+}
+
 TEST(CoulombKernel, WarmStart)
 {
   // in the plane and below the cap: unchanged

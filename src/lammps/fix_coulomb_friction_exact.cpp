@@ -504,6 +504,10 @@ void FixCoulombFrictionExact::finish(int vflag)
   const int nlocal = atom->nlocal;
   double **f = atom->f, **torque = atom->torque, **x = atom->x;
   const int *mask = atom->mask;
+  // the dissipation of a step, over the owned atoms (f and torque still hold the forces without
+  // the friction); run setup's counts contact by contact, since it leaves out the contacts
+  // whose kick the last step counted
+  double dissipation = setup_step ? 0.0 : dissipation_by_atoms();
   for (int k = 0; k < nlocal; k++) {
     if (mask[k] & frozen_bits) continue;    // fix freeze has zeroed them: keep it so
     for (int m = 0; m < 3; m++) f[k][m] = total[k][m];
@@ -512,7 +516,6 @@ void FixCoulombFrictionExact::finish(int vflag)
 
   v_init(vflag);
   n_contacts = n_stuck = max_stuck_slip = dissipation_rate = 0.0;
-  double dissipation = 0.0;
   // on the steps the pair tallies its global vector, its contact stress includes the friction
   // (its dissipated work does not: that of the friction is this fix's scalar)
   const bool pair_tallies = pair->eflag_global != 0;
@@ -527,8 +530,13 @@ void FixCoulombFrictionExact::finish(int vflag)
       // (squared: one root at the end gives the same largest norm, the root being monotonic)
       max_stuck_slip = std::fmax(max_stuck_slip, ge::dot(k.c.v_t, k.c.v_t));
     }
-    if (!k.counted) dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate_of(k), tau);
+    if (setup_step && !k.counted)
+      dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate_of(k), tau);
     if (k.j < 0) {    // a wall's friction: the wall fix's outputs, no pair stress
+      // (the wall's own motion, which the sum over atoms leaves out)
+      if (!setup_step)
+        dissipation += ge::coulomb_wall_dissipation(k.c, k.force, ge::vec3(atom->v[k.i]),
+                                                    ge::vec3(atom->omega[k.i]), tau);
       add_to_wall(k);
       continue;
     }
@@ -543,6 +551,26 @@ void FixCoulombFrictionExact::finish(int vflag)
   max_stuck_slip = std::sqrt(max_stuck_slip);
   dissipated += dissipation;
   dissipation_rate = dissipation / tau;
+}
+
+// The friction's dissipation over this step's kick summed over the owned atoms, each with the
+// friction of all its contacts (total - f: the increments of ghost copies have reached their
+// owners): the same as the sum over contacts (plus the walls' own motion, see finish()), without
+// a relative acceleration per contact. Every process counts its own atoms.
+double FixCoulombFrictionExact::dissipation_by_atoms() const
+{
+  const double *const *f = atom->f, *const *torque = atom->torque;
+  const double *const *v = atom->v, *const *omega = atom->omega;
+  const double ftm2v = force->ftm2v;
+  double sum = 0.0;
+  for (int k = 0; k < atom->nlocal; k++) {
+    const Vec3 friction_force = ge::vec3(total[k]) - ge::vec3(f[k]);
+    const Vec3 friction_torque = ge::vec3(total[k] + 3) - ge::vec3(torque[k]);
+    sum += ge::coulomb_body_dissipation(friction_force, friction_torque, ge::vec3(v[k]),
+                                        ge::vec3(omega[k]), total[k], ftm2v * inv_mass[k],
+                                        ftm2v * inv_inertia[k], tau);
+  }
+  return sum;
 }
 
 // the friction of wall contact k in its wall fix's force on the group and in its virial (when

@@ -121,6 +121,7 @@ class FixCoulombFrictionExact : public Fix {
   void count_holders();
   double relaxation(const Contact &k) const;
   void finish(int vflag);
+  double dissipation_by_atoms() const;
   void add_to_wall(const Contact &k);
 };
 

@@ -16,6 +16,7 @@
 #include "memory.h"
 #include "modify.h"
 #include "neigh_list.h"
+#include "neighbor.h"
 #include "pair_granular_exact.h"
 #include "update.h"
 
@@ -49,6 +50,8 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   tau = 0.0;
   total = received = nullptr;
   inv_mass = inv_inertia = holders = nullptr;
+  owner_proc = owner_index = nullptr;
+  owners_known = ghost_totals = false;
   comm_mode = COMM_TOTALS;
   translating_bits = rotating_bits = immovable_bits = frozen_bits = 0;
   n_contacts = n_stuck = sweeps_used = residual = max_stuck_slip = dissipation_rate = 0.0;
@@ -74,6 +77,8 @@ FixCoulombFrictionExact::~FixCoulombFrictionExact()
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
   memory->destroy(holders);
+  memory->destroy(owner_proc);
+  memory->destroy(owner_index);
 }
 
 int FixCoulombFrictionExact::setmask()
@@ -137,11 +142,44 @@ void FixCoulombFrictionExact::grow_arrays()
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
   memory->destroy(holders);
+  memory->destroy(owner_proc);
+  memory->destroy(owner_index);
   memory->create(total, nmax, 6, "coulomb/exact:total");
   memory->create(received, nmax, 6, "coulomb/exact:received");
   memory->create(inv_mass, nmax, "coulomb/exact:inv_mass");
   memory->create(inv_inertia, nmax, "coulomb/exact:inv_inertia");
   memory->create(holders, nmax, "coulomb/exact:holders");
+  memory->create(owner_proc, nmax, "coulomb/exact:owner_proc");
+  memory->create(owner_index, nmax, "coulomb/exact:owner_index");
+  owners_known = false;
+}
+
+/* ----------------------------------------------------------------------
+   the owner (process, index) of every atom, ghosts included: sent along with the ghosts, so
+   that a periodic image of an atom owned here is known as such (a ghost of a ghost gets the
+   original owner's). Valid until the ghosts are made anew.
+------------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::find_owners()
+{
+  for (int k = 0; k < atom->nlocal; k++) {
+    owner_proc[k] = comm->me;
+    owner_index[k] = k;
+  }
+  comm_mode = COMM_OWNERS;
+  comm->forward_comm(this, 2);
+  comm_mode = COMM_TOTALS;
+  owners_known = true;
+}
+
+// The totals the friction on atom j goes to: those of the atom itself, or, for a periodic image
+// of an atom owned here, the owner's. Forces and torques are the same on every copy of an atom
+// (only positions and, under a sheared boundary, velocities differ), so a contact may act on the
+// owner directly: then its sweeps see every other contact of the atom at once (Gauss-Seidel),
+// and in serial no sweep needs communication.
+inline int FixCoulombFrictionExact::totals_index(int j) const
+{
+  return (j >= atom->nlocal && owner_proc[j] == comm->me) ? owner_index[j] : j;
 }
 
 void FixCoulombFrictionExact::set_mobility(int nall)
@@ -188,6 +226,7 @@ void FixCoulombFrictionExact::begin_contacts()
 {
   grow_arrays();
   set_mobility(atom->nlocal + atom->nghost);
+  if (neighbor->ago == 0 || !owners_known) find_owners();
   setup_step = update->setupflag != 0;
   tau = setup_step ? 0.5 * update->dt : update->dt;
   ncontacts = 0;
@@ -199,7 +238,8 @@ void FixCoulombFrictionExact::add_sphere_contact(int i, int j, const Vec3 &norma
 {
   Contact &k = next_contact();
   k.i = i;
-  k.j = j;
+  k.j = totals_index(j);
+  k.j_atom = j;
   k.state = state;
   if (moves_under_forces(i) || moves_under_forces(j))
     ge::set_coulomb_sphere_contact(k.c, body(i), body(j), normal, distance, cap, tau,
@@ -367,6 +407,7 @@ double FixCoulombFrictionExact::relaxation(const Contact &k) const
 // its owner's totals
 void FixCoulombFrictionExact::exchange_totals()
 {
+  if (!ghost_totals) return;
   comm->reverse_comm(this);
   comm->forward_comm(this);
 }
@@ -386,11 +427,24 @@ double FixCoulombFrictionExact::solve()
     for (int m = 0; m < 3; m++) total[k][3 + m] = torque[k][m];
   }
   for (double &w : wall_side) w = 0.0;
-  comm->forward_comm(this);
-  count_holders();
+  // where no contact acts on a ghost's totals (in serial: never, periodic images act on their
+  // owners), the ghosts' totals are neither needed nor changed: no communication, and every
+  // contact takes its full change
+  int on_ghosts = 0, all_on_ghosts = 0;
+  for (const Contact &k : solved())
+    if (k.j >= nlocal) {
+      on_ghosts = 1;
+      break;
+    }
+  MPI_Allreduce(&on_ghosts, &all_on_ghosts, 1, MPI_INT, MPI_MAX, world);
+  ghost_totals = all_on_ghosts != 0;
+  if (ghost_totals) {
+    comm->forward_comm(this);
+    count_holders();
+  }
   bool started = false;    // the sweeps start from the stored (warm or kept) forces
   for (Contact &k : solved()) {
-    k.relax = relaxation(k);
+    k.relax = ghost_totals ? relaxation(k) : 1.0;
     if (ge::is_zero(k.force)) continue;
     add(k, k.force);
     started = true;
@@ -540,7 +594,7 @@ void FixCoulombFrictionExact::finish(int vflag)
       add_to_wall(k);
       continue;
     }
-    const Vec3 l = ge::vec3(x[k.i]) - ge::vec3(x[k.j]);    // branch vector, force on i
+    const Vec3 l = ge::vec3(x[k.i]) - ge::vec3(x[k.j_atom]);    // branch vector, force on i
     if (pair_tallies) pair->add_branch_force_product(1.0, l, k.force, pair->pvector + 6);
     if (vflag_global) {
       const double w[6] = {l.x * k.force.x, l.y * k.force.y, l.z * k.force.z,
@@ -661,9 +715,14 @@ int FixCoulombFrictionExact::pack_forward_comm(int n, int *list, double *buf, in
 {
   int m = 0;
   for (int k = 0; k < n; k++) {
-    if (comm_mode == COMM_HOLDERS) buf[m++] = holders[list[k]];
-    else
+    if (comm_mode == COMM_HOLDERS) {
+      buf[m++] = holders[list[k]];
+    } else if (comm_mode == COMM_OWNERS) {
+      buf[m++] = owner_proc[list[k]];
+      buf[m++] = owner_index[list[k]];
+    } else {
       for (int c = 0; c < 6; c++) buf[m++] = total[list[k]][c];
+    }
   }
   return m;
 }
@@ -672,9 +731,14 @@ void FixCoulombFrictionExact::unpack_forward_comm(int n, int first, double *buf)
 {
   int m = 0;
   for (int k = first; k < first + n; k++) {
-    if (comm_mode == COMM_HOLDERS) holders[k] = buf[m++];
-    else
+    if (comm_mode == COMM_HOLDERS) {
+      holders[k] = buf[m++];
+    } else if (comm_mode == COMM_OWNERS) {
+      owner_proc[k] = static_cast<int>(buf[m++]);
+      owner_index[k] = static_cast<int>(buf[m++]);
+    } else {
       for (int c = 0; c < 6; c++, m++) total[k][c] = received[k][c] = buf[m];
+    }
   }
 }
 
@@ -722,7 +786,7 @@ void FixCoulombFrictionExact::restart(char *buf)
 
 double FixCoulombFrictionExact::memory_usage()
 {
-  // total, received (6 each), inv_mass, inv_inertia, holders per atom
-  return (double) nmax * (6 + 6 + 3) * sizeof(double) +
+  // total, received (6 each), inv_mass, inv_inertia, holders per atom; owner process and index
+  return (double) nmax * (6 + 6 + 3) * sizeof(double) + (double) nmax * 2 * sizeof(int) +
       (double) contacts.capacity() * sizeof(Contact);
 }

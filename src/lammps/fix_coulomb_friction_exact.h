@@ -59,7 +59,11 @@ class FixCoulombFrictionExact : public Fix {
 
  private:
   struct Contact {
-    int i, j;               // j < 0: a wall, walls[-1 - j]
+    int i;
+    int j;                  // whose totals take the friction on the partner: the partner, or
+                            // the atom it is a periodic image of where that is owned here;
+                            // j < 0: a wall, walls[-1 - j]
+    int j_atom;             // the partner as the pair listed it (its position: the branch)
     double *state;          // the tangential part of the contact's history (force on i, ...)
     ge::CoulombContact c;
     ge::CoulombCoupling coupling;
@@ -89,7 +93,11 @@ class FixCoulombFrictionExact : public Fix {
   double wall_side[6];    // the totals a wall contact writes its (unused) partner's share to
   double *inv_mass, *inv_inertia;    // 0 for bodies that do not move under forces
   double *holders;        // per atom: how many copies of it contacts act on (count_holders)
-  enum { COMM_TOTALS = 0, COMM_HOLDERS = 1 };
+  // per atom: the process that owns it and its index there (find_owners)
+  int *owner_proc, *owner_index;
+  bool owners_known;      // since the ghosts were last made
+  bool ghost_totals;      // some contact (on any process) acts on a ghost's totals this step
+  enum { COMM_TOTALS = 0, COMM_HOLDERS = 1, COMM_OWNERS = 2 };
   int comm_mode;
 
   int translating_bits;    // groups of time-integration fixes
@@ -103,6 +111,8 @@ class FixCoulombFrictionExact : public Fix {
 
   void grow_arrays();
   void set_mobility(int nall);
+  void find_owners();
+  int totals_index(int j) const;
   ge::CoulombBody body(int k) const;
   bool moves_under_forces(int k) const { return inv_mass[k] > 0.0 || inv_inertia[k] > 0.0; }
   Contact &next_contact();

@@ -155,17 +155,23 @@ bigint FixContactHistoryExact::allocate_blob(bigint length)
   return offset;
 }
 
-// append the record [partner tag, count, fixed..., items...] to the blob of `atom` (its room was
-// reserved)
-void FixContactHistoryExact::append_entry(int atom_index, tagint partner_tag, bigint slot)
+// the entry [partner tag, count, fixed..., items...] of the record in `slot` of the pool, at dst;
+// returns its length
+int FixContactHistoryExact::write_entry(double *dst, double partner_tag, bigint slot) const
 {
   const int n = count(slot);
-  double *dst = blob_pool + blob_offset[atom_index] + blob_length[atom_index];
-  dst[0] = ubuf(partner_tag).d;
+  dst[0] = partner_tag;
   dst[1] = n;
   memcpy(dst + 2, state(slot), nfixed * sizeof(double));
   memcpy(dst + 2 + nfixed, items(slot), (bigint) nitem * n * sizeof(double));
-  blob_length[atom_index] += entry_doubles(n);
+  return entry_doubles(n);
+}
+
+// append the record in `slot` to the blob of `atom` (its room was reserved)
+void FixContactHistoryExact::append_entry(int atom_index, tagint partner_tag, bigint slot)
+{
+  double *dst = blob_pool + blob_offset[atom_index] + blob_length[atom_index];
+  blob_length[atom_index] += write_entry(dst, ubuf(partner_tag).d, slot);
   npartner[atom_index]++;
 }
 
@@ -188,13 +194,7 @@ int FixContactHistoryExact::write_records(int atom_index, double *buf) const
   for (int e = 0; e < npartner[atom_index]; e++) {
     const int length = entry_length(entry);
     if (is_reference(entry)) {
-      const bigint slot = referenced_slot(entry);
-      const int n = count(slot);
-      buf[m] = entry[0];
-      buf[m + 1] = n;
-      memcpy(buf + m + 2, pool + slot + 1, nfixed * sizeof(double));
-      memcpy(buf + m + 2 + nfixed, pool + first_item(slot), (bigint) nitem * n * sizeof(double));
-      m += entry_doubles(n);
+      m += write_entry(buf + m, entry[0], referenced_slot(entry));
     } else {
       memcpy(buf + m, entry, length * sizeof(double));
       m += length;
@@ -344,8 +344,8 @@ bigint FixContactHistoryExact::rebuild_record(const double *entry)
   if (is_reference(entry)) {
     const bigint old = referenced_slot(entry);
     n = count_in(retired[old]);
-    fixed = retired + old + 1;
-    items_from = retired + old - (bigint) nitem * n;
+    fixed = state_in(retired, old);
+    items_from = retired + first_item_in(retired, old);
   } else {
     n = static_cast<int>(entry[1]);
     fixed = entry + 2;

@@ -104,11 +104,19 @@ class FixContactHistoryExact : public Fix {
   {
     return static_cast<int>(static_cast<long long>(pool[slot]) >> HEADER_SHIFT);
   }
+  // (the layout of a record in a pool `base`: this list's pool or the retired one)
+  static const double *state_in(const double *base, bigint slot) { return base + slot + 1; }
+  bigint first_item_in(const double *base, bigint slot) const
+  {
+    return slot - (bigint) nitem * count_in(base[slot]);
+  }
   double *state(bigint slot) { return pool + slot + 1; }
+  const double *state(bigint slot) const { return state_in(pool, slot); }
   // the count of the record whose fixed part is `state`
   static int count_of_state(const double *state) { return count_in(state[-1]); }
-  bigint first_item(bigint slot) const { return slot - (bigint) nitem * count(slot); }
+  bigint first_item(bigint slot) const { return first_item_in(pool, slot); }
   double *items(bigint slot) { return pool + first_item(slot); }
+  const double *items(bigint slot) const { return pool + first_item(slot); }
   // A new record (fixed part zero, no items) with room for `room` items; returns its slot value.
   bigint create(int room);
   // Make sure the record in `slot` has room for `items` items, growing it to at most
@@ -198,6 +206,7 @@ class FixContactHistoryExact : public Fix {
   void grow_record(bigint &slot, int items, int max_room);
   int entry_doubles(int items) const { return 2 + nfixed + nitem * items; }    // tag + count + ...
   bigint allocate_blob(bigint length);
+  int write_entry(double *dst, double partner_tag, bigint slot) const;
   void append_entry(int atom, tagint partner_tag, bigint slot);
   void append_reference(int atom, tagint partner_tag, bigint slot);
   bigint rebuild_record(const double *entry);

@@ -1374,6 +1374,155 @@ TEST(JaegerKernel, FuzzInvariants)
   std::printf("  kernel time %.0f ns/step (timer included; not a benchmark)\n", 1e9 * kernel_seconds / total);
 }
 
+// A window onto the top of the stack (JaegerHistory::base > 0, the floor the vertex below it)
+// steps exactly as the whole history does, to the bit: the caller keeps the top W vertices apart
+// (spilling the bottom half when the window is full, filling it from below when fewer than
+// `depth` are left) and, where the window says so, runs the step again (JAEGER_REDO_STEP) or finishes its
+// merges (JAEGER_FINISH_REDUCE) on the whole history. Random movements as in the fuzz test, for
+// the exact and the approximate modes, several window sizes and fill depths (the steps run again
+// must occur), then a constructed merge cascade that reaches below the window.
+TEST(JaegerKernel, WindowStepsEqualWholeHistory)
+{
+  long redo = 0, finish = 0, spills = 0, fills = 0;
+  for (const double lambda : {0.0, 0.1, 0.3}) {
+    for (const int W : {3, 4, 8})
+    for (const int depth : {1, 3}) {
+      SCOPED_TRACE("lambda " + std::to_string(lambda) + ", W " + std::to_string(W) + ", depth " +
+                   std::to_string(depth));
+      const JaegerMaterial m = set_a(lambda);
+      std::vector<JaegerVertex> whole(8);
+      JaegerHistory h{whole.data(), 0, 0};
+      std::vector<JaegerVertex> cold, hot(W), scratch;
+      int n_hot = 0;
+      double T[2] = {0, 0}, Tw[2] = {0, 0};
+      double delta = 0.0, scale = 0.1, turn = 0.0;
+      SplitMix64 g{4242 + static_cast<uint64_t>(W) + static_cast<uint64_t>(100 * lambda)};
+      // the whole stack of the windowed run back as it is, top n vertices in the window
+      auto redistribute = [&](const JaegerHistory &full) {
+        const int keep = std::min(full.count, W / 2);
+        cold.assign(full.vertex, full.vertex + (full.count - keep));
+        std::copy(full.vertex + (full.count - keep), full.vertex + full.count, hot.begin());
+        n_hot = keep;
+      };
+      auto whole_view = [&](int top_count) {
+        scratch = cold;
+        scratch.insert(scratch.end(), hot.begin(), hot.begin() + top_count);
+        scratch.resize(scratch.size() + 2);
+        return JaegerHistory{scratch.data(), static_cast<int>(cold.size()) + top_count,
+                             static_cast<int>(scratch.size())};
+      };
+      for (long k = 0; k < 40000; ++k) {
+        if (g.r(64) == 0) scale = std::ldexp(1.0, -static_cast<int>(g.r(12)));
+        const uint64_t kind = g.r(16);
+        double dd = scale * (2 * g.uniform() - 1);
+        double du[2] = {scale * (2 * g.uniform() - 1), scale * (2 * g.uniform() - 1)};
+        if (kind == 0) du[0] = du[1] = 0.0;
+        if (kind == 1) dd = 0.0;
+        if (kind == 2) dd *= 1e-6;
+        if (kind == 3) du[0] *= 20.0;
+        if (kind == 4) dd = std::fabs(dd);    // (loading: long histories)
+        if (kind >= 5 && kind <= 9) {    // elastic loading along a slowly turning direction:
+          // slopes near each other, which the approximate mode merges, in cascades at times
+          turn += 0.2 * (2 * g.uniform() - 1);
+          dd = scale * (0.5 + 0.5 * g.uniform());
+          const double r = 0.4 * m.mu * m.kappa * dd * g.uniform();
+          du[0] = r * std::cos(turn);
+          du[1] = r * std::sin(turn);
+        }
+        if (delta <= 0.0 && dd <= 0.0) dd = -dd;
+        delta = std::min(2.0, delta + dd);
+        if (delta <= 0.0 && g.r(4) != 0) delta = 0.05 * g.uniform();
+
+        // the whole history
+        if (static_cast<int>(whole.size()) < h.count + 1) {
+          whole.resize(2 * (h.count + 1));
+          h.vertex = whole.data();
+        }
+        h.room = h.count + 1;
+        const double N = jaeger_step(m, 1.0, delta, du, T, h);
+
+        // the window
+        if (n_hot == W) {    // room for a push: the bottom half goes below
+          cold.insert(cold.end(), hot.begin(), hot.begin() + W / 2);
+          std::copy(hot.begin() + W / 2, hot.end(), hot.begin());
+          n_hot -= W / 2;
+          ++spills;
+        }
+        if (n_hot < std::min(depth, W - 1) && !cold.empty()) {    // depth for the common walks
+          // (leaving room for the step's push)
+          const int fill_to = std::min(std::max(depth, W / 2), W - 1);
+          const int take = std::min(static_cast<int>(cold.size()), fill_to - n_hot);
+          std::copy_backward(hot.begin(), hot.begin() + n_hot, hot.begin() + n_hot + take);
+          std::copy(cold.end() - take, cold.end(), hot.begin());
+          cold.resize(cold.size() - take);
+          n_hot += take;
+          ++fills;
+        }
+        JaegerHistory w{hot.data(), n_hot, W, static_cast<int>(cold.size())};
+        if (!cold.empty()) w.floor = cold.back();
+        const double Nw = jaeger_step(m, 1.0, delta, du, Tw, w);
+        if (w.incomplete == JAEGER_REDO_STEP) {
+          ++redo;
+          ASSERT_EQ(w.count, n_hot);    // nothing changed
+          JaegerHistory full = whole_view(n_hot);
+          jaeger_step(m, 1.0, delta, du, Tw, full);
+          redistribute(full);
+        } else if (w.incomplete == JAEGER_FINISH_REDUCE) {
+          ++finish;
+          JaegerHistory full = whole_view(w.count);
+          jaeger_reduce(m, full);
+          redistribute(full);
+        } else {
+          n_hot = w.count;
+          if (w.base == 0) cold.clear();    // (the contact separated)
+        }
+        ASSERT_EQ(N, Nw);
+        ASSERT_EQ(T[0], Tw[0]) << "step " << k;
+        ASSERT_EQ(T[1], Tw[1]) << "step " << k;
+        ASSERT_EQ(h.count, static_cast<int>(cold.size()) + n_hot) << "step " << k;
+        for (int i = 0; i < h.count; ++i) {
+          const JaegerVertex &a = h.vertex[i];
+          const JaegerVertex &b = i < static_cast<int>(cold.size())
+              ? cold[i]
+              : hot[i - static_cast<int>(cold.size())];
+          ASSERT_TRUE(std::memcmp(&a, &b, sizeof a) == 0) << "step " << k << " vertex " << i;
+        }
+      }
+    }
+  }
+  std::printf("  spills %ld, fills %ld, steps run again on the whole history %ld, merges "
+              "finished on it %ld\n", spills, fills, redo, finish);
+  EXPECT_GT(redo, 100);
+
+  // A merge cascade that reaches below the window: elastic slopes 0 (vertex A), 0.2 (B) apart by
+  // more than lambda mu = 0.12; a long elastic step of slope 0.1 merges with B, and the merged
+  // slope (0.108) with A. On the window (floor A, B alone in it) the step stops at A.
+  const JaegerMaterial m = set_a(0.3);
+  const double du_B[2] = {0.2 * m.kappa * 0.1, 0.0}, du_C[2] = {0.1 * m.kappa * 0.9, 0.0};
+  const double zero[2] = {0.0, 0.0};
+  std::vector<JaegerVertex> stack(8);
+  JaegerHistory whole{stack.data(), 0, 8};
+  double T[2] = {0, 0};
+  jaeger_step(m, 1.0, 1.0, zero, T, whole);
+  jaeger_step(m, 1.0, 1.1, du_B, T, whole);
+  ASSERT_EQ(whole.count, 2);
+  double Tw[2] = {T[0], T[1]};
+  std::vector<JaegerVertex> window = {stack[1], JaegerVertex{}};
+  JaegerHistory w{window.data(), 1, 2, 1};
+  w.floor = stack[0];
+  jaeger_step(m, 1.0, 2.0, du_C, T, whole);
+  EXPECT_EQ(whole.count, 1);
+  jaeger_step(m, 1.0, 2.0, du_C, Tw, w);
+  ASSERT_EQ(w.incomplete, JAEGER_FINISH_REDUCE);
+  std::vector<JaegerVertex> joined = {stack[0], window[0], JaegerVertex{}};
+  JaegerHistory rest{joined.data(), 2, 3};
+  jaeger_reduce(m, rest);
+  ASSERT_EQ(rest.count, 1);
+  EXPECT_TRUE(std::memcmp(&joined[0], &stack[0], sizeof(JaegerVertex)) == 0);
+  EXPECT_EQ(Tw[0], T[0]);
+  EXPECT_EQ(Tw[1], T[1]);
+}
+
 TEST(JaegerKernel, RoomContractFallback)
 {
   // A caller that gives no room for the push (room == count) gets a 4.3 merge instead of a write

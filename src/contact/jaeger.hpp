@@ -76,31 +76,12 @@ struct JaegerVertex {
   double delta, N, theta1, theta2;
 };
 
-// What a step on a window (JaegerHistory::base > 0) could not finish without the vertices below
-// it (JaegerHistory::incomplete).
-enum JaegerIncomplete : int {
-  JAEGER_COMPLETE = 0,
-  JAEGER_REDO_STEP = 1,        // the walk goes below the window: nothing was changed (the force,
-                               // the vertices and the count are as before the step); run the
-                               // step again on the whole history
-  JAEGER_FINISH_REDUCE = 2     // the step is done, but the merges of 4.1 go on below the window:
-                               // run jaeger_reduce on the whole history
-};
-
 // View of one contact's history stack in caller-owned memory. vertex[0..count-1] are vertices
 // 1..count (vertex 0, the origin, is implicit). The kernel never writes beyond vertex[room-1].
-// A view may also be a window onto the top of a longer stack, which lets a caller keep the top
-// vertices, the only ones nearly every step reads, apart from the rest: `base` vertices lie below
-// vertex[0] (the view shows vertices base+1..base+count) and `floor` is the top one of them
-// (base 0: the origin). A step that needs more than the floor says so in `incomplete`; windows
-// are for the exact and approximate modes (capacity M reduces over the whole stack: base 0).
 struct JaegerHistory {
   JaegerVertex *vertex;
   int count;
   int room;
-  int base = 0;
-  JaegerVertex floor{0.0, 0.0, 0.0, 0.0};
-  int incomplete = JAEGER_COMPLETE;
 };
 
 // A step pushes at most one vertex (after eliminations and merges), so the caller provides
@@ -148,12 +129,6 @@ GE_INLINE double hertz(double C_H, double delta) { return C_H * delta * std::sqr
 
 GE_INLINE bool is_slip(const V2 &theta, double mu) { return norm(theta) >= mu * (1.0 - kEpsSlope); }
 
-// the vertex below vertex[j] of the view: vertex[j-1], or the floor (the origin when base is 0)
-GE_INLINE const JaegerVertex &below(const JaegerHistory &h, int j)
-{
-  return j > 0 ? h.vertex[j - 1] : h.floor;
-}
-
 // Back-off s = delta*_k - delta* >= 0 of the equivalent apex along the top segment (slope theta)
 // such that the new point (L, D) relative to vertex k lies on the apex's cone (spec 2.5, eq. C):
 //   |D + kappa theta s| = mu kappa (L + s),   i.e.  A s^2 - 2 B s - c = 0.
@@ -200,7 +175,7 @@ GE_INLINE double backoff(const V2 &theta, const V2 &D, double L, double mu, doub
 GE_INLINE void merge_vertex(JaegerHistory &h, int j)
 {
   JaegerVertex *v = h.vertex;
-  const double N0 = below(h, j).N;
+  const double N0 = j > 0 ? v[j - 1].N : 0.0;
   const double dN1 = v[j].N - N0, dN2 = v[j + 1].N - v[j].N;
   const double w = 1.0 / (dN1 + dN2);
   v[j + 1].theta1 = (dN1 * v[j].theta1 + dN2 * v[j + 1].theta1) * w;
@@ -214,14 +189,10 @@ GE_INLINE void merge_vertex(JaegerHistory &h, int j)
 // so looking at the top pair after each push keeps the whole stack reduced.
 GE_INLINE void merge_top(JaegerHistory &h, double mu, double threshold, bool elastic_only)
 {
-  while (h.count >= 2 || (h.count == 1 && h.base > 0)) {
-    const V2 a = slope(below(h, h.count - 1)), b = slope(h.vertex[h.count - 1]);
+  while (h.count >= 2) {
+    const V2 a = slope(h.vertex[h.count - 2]), b = slope(h.vertex[h.count - 1]);
     if (elastic_only && (is_slip(a, mu) || is_slip(b, mu))) return;
     if (norm(a - b) > threshold) return;
-    if (h.count == 1) {    // the floor would go: its merge needs the vertex below it
-      h.incomplete = JAEGER_FINISH_REDUCE;
-      return;
-    }
     merge_vertex(h, h.count - 2);
   }
 }
@@ -238,7 +209,7 @@ GE_INLINE int cheapest_vertex(const JaegerHistory &h, double mu)
   // multiplication: no root or division per vertex (this scan runs after every push)
   int best_j = 0;
   double best_num = -1.0, best_den = 1.0;
-  double N0 = h.floor.N;
+  double N0 = 0.0;
   for (int j = 0; j + 1 < n; ++j) {
     const double dN1 = v[j].N - N0, dN2 = v[j + 1].N - v[j].N;
     N0 = v[j].N;
@@ -259,12 +230,7 @@ GE_INLINE int cheapest_vertex(const JaegerHistory &h, double mu)
 GE_INLINE void reduce(const JaegerMaterial &m, JaegerHistory &h)
 {
   if (m.lambda > 0.0) merge_top(h, m.mu, m.lambda * m.mu, true);
-  if (h.incomplete != JAEGER_COMPLETE) return;
   if (m.capacity > 0) {
-    if (h.base > 0) {    // (the cheapest vertex is chosen over the whole stack)
-      h.incomplete = JAEGER_FINISH_REDUCE;
-      return;
-    }
     merge_top(h, m.mu, kLossless * m.mu, false);    // lossless: no corner, nothing changes
     while (h.count > m.capacity) merge_vertex(h, cheapest_vertex(h, m.mu));
   }
@@ -301,24 +267,17 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
   JaegerStepInfo local;
   JaegerStepInfo &out = info ? *info : local;
   out = JaegerStepInfo();
-  h.incomplete = JAEGER_COMPLETE;
   if (!(delta > 0.0)) {    // contact lost (7.4)
     h.count = 0;
-    h.base = 0;
     T[0] = T[1] = 0.0;
     return 0.0;
   }
   const double N = hertz(C_H, delta);
   const double tol = kTolDelta * delta;
   const double mu = m.mu, kappa = m.kappa;
-  const int count_before = h.count;
   int k = h.count;
-  if (k == 0 && h.base > 0) {    // (a window shows at least the top vertex)
-    h.incomplete = JAEGER_REDO_STEP;
-    return N;
-  }
   // the new point relative to the top vertex (= the state at the end of the last step)
-  double L = delta - below(h, k).delta;
+  double L = delta - (k > 0 ? h.vertex[k - 1].delta : 0.0);
   V2 D = {du[0], du[1]};
 
   // ---- elastic (stick) step: the point is in the top cone (2.4, Kuhn line 15)
@@ -329,7 +288,7 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
       return N;
     }
     const V2 theta = (1.0 / (kappa * L)) * D;    // |theta| <= mu (line 17)
-    const double Nk = below(h, k).N;
+    const double Nk = k > 0 ? h.vertex[k - 1].N : 0.0;
     T[0] += theta.x * (N - Nk);                   // (E) of 2.3, line 18
     T[1] += theta.y * (N - Nk);
     push(h, {delta, N, theta.x, theta.y}, mu);
@@ -344,8 +303,8 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
   V2 T_eq = {0.0, 0.0}, D_eq = D;    // gross sliding unless a segment holds the point
   while (k > 0) {
     JaegerVertex &top = h.vertex[k - 1];
-    const double d_below = below(h, k - 1).delta;
-    const double N_below = below(h, k - 1).N;
+    const double d_below = k > 1 ? h.vertex[k - 2].delta : 0.0;
+    const double N_below = k > 1 ? h.vertex[k - 2].N : 0.0;
     const V2 theta = slope(top);
     const double ell = top.delta - d_below;
     const bool slip_segment = is_slip(theta, mu);
@@ -373,15 +332,7 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
       D_eq = D + (kappa * s) * theta;    // new point relative to the equivalent apex
       break;
     }
-    // the point has left the cone of vertex k-1 too: eliminate segment k (lines 50-53); on a
-    // window, the segment below the floor is out of sight: the step is to be run on the whole
-    // history (nothing has been written yet)
-    if (k == 1 && h.base > 0) {
-      h.count = count_before;
-      h.incomplete = JAEGER_REDO_STEP;
-      out = JaegerStepInfo();
-      return N;
-    }
+    // the point has left the cone of vertex k-1 too: eliminate segment k (lines 50-53)
     D = D + (kappa * ell) * theta;
     L += ell;
     Tk = Tk - (top.N - N_below) * theta;
@@ -407,14 +358,6 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
                              double T[2], JaegerHistory &h)
 {
   return jaeger_step(m, C_H, delta, du, T, h, nullptr);
-}
-
-// The merges of a step (4.1, 4.3) that a window left unfinished (JAEGER_FINISH_REDUCE), on the
-// whole history: the merge loop looks at the stack as it finds it, so it goes on where it stopped.
-GE_INLINE void jaeger_reduce(const JaegerMaterial &m, JaegerHistory &h)
-{
-  h.incomplete = JAEGER_COMPLETE;
-  jaeger_detail::reduce(m, h);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -586,62 +529,32 @@ GE_INLINE bool on_cone(const double T[2], double mu, double N)
 // the stored force turns with the frame, so a rigid rotation leaves it unchanged); all zero = new
 // contact. A new contact starts with a frame from its normal, an empty history, T = 0, and is
 // then driven by the full tangential half-shift of its first step (spec 8.16).
-// The two halves of a contact's step (jaeger_contact_step below): first the frame is carried
-// through the step and the tangential half-shift taken in it (false: no contact, the state is
-// cleared), then the force. A caller that steps on a window (JaegerHistory::base > 0) runs the
-// force half again on the whole history when the window says JAEGER_REDO_STEP; the frame is not
-// carried twice.
-struct JaegerStepFrame {
-  Vec3 e1, e2;     // the contact frame's tangential axes at the end of the step
-  double du[2];    // the tangential half-shift in that frame
-};
-
-GE_INLINE bool jaeger_contact_frame(const JaegerInput &in, double state[6], JaegerHistory &h,
-                                    JaegerStepFrame &f)
+GE_INLINE void jaeger_contact_step(const JaegerMaterial &m, const JaegerInput &in,
+                                   double state[6], JaegerHistory &h, JaegerResult &r)
 {
+  r = JaegerResult();
   double *q = state, *T = state + 4;
   if (!(in.delta > 0.0)) {
     h.count = 0;
-    h.base = 0;
     for (int i = 0; i < JAEGER_STATE_SIZE; ++i) state[i] = 0.0;
-    return false;
+    return;
   }
   if (!jaeger_frame_set(q)) {
     jaeger_frame_init(q, in.normal);
     h.count = 0;
-    h.base = 0;
     T[0] = T[1] = 0.0;
   } else {
     jaeger_frame_update(q, jaeger_frame_normal(q), in.normal, in.mean_rotation);
   }
   // half-shift in the end-of-step frame; its axes 1, 2 span the tangent plane of in.normal, so
   // the normal part of the translation drops out (the axes serve both ways, computed once)
-  f.e1 = jaeger_frame_axis1(q);
-  f.e2 = jaeger_frame_axis2(q);
-  f.du[0] = 0.5 * dot(f.e1, in.translation);
-  f.du[1] = 0.5 * dot(f.e2, in.translation);
-  return true;
-}
-
-GE_INLINE void jaeger_contact_force(const JaegerMaterial &m, const JaegerInput &in,
-                                    const JaegerStepFrame &f, double state[6], JaegerHistory &h,
-                                    JaegerResult &r)
-{
-  double *T = state + 4;
-  r.N = jaeger_step(m, jaeger_hertz_constant(m, in.R), in.delta, f.du, T, h);
+  const Vec3 e1 = jaeger_frame_axis1(q), e2 = jaeger_frame_axis2(q);
+  double du[2] = {0.5 * dot(e1, in.translation), 0.5 * dot(e2, in.translation)};
+  r.N = jaeger_step(m, jaeger_hertz_constant(m, in.R), in.delta, du, T, h);
   r.T_local[0] = T[0];
   r.T_local[1] = T[1];
-  r.T = T[0] * f.e1 + T[1] * f.e2;
+  r.T = T[0] * e1 + T[1] * e2;
   r.sliding = jaeger_detail::on_cone(T, m.mu, r.N);
-}
-
-GE_INLINE void jaeger_contact_step(const JaegerMaterial &m, const JaegerInput &in,
-                                   double state[6], JaegerHistory &h, JaegerResult &r)
-{
-  r = JaegerResult();
-  JaegerStepFrame f;
-  if (!jaeger_contact_frame(in, state, h, f)) return;
-  jaeger_contact_force(m, in, f, state, h, r);
 }
 
 // Forces of a contact at its current geometry without advancing it (run setup, single()): the

@@ -116,13 +116,17 @@ GE_INLINE void set_coulomb_contact(CoulombContact &c, const CoulombBody &i, cons
   c.inv_mt = coulomb_inverse_tangential_mass(i, j, rho_i, rho_j);
   c.cap = cap;
 
-  const Vec3 v_rel = (i.v + cross(i.omega, c.r_i)) - (j.v + cross(j.omega, c.r_j));
+  // both branch vectors lie along n (r_i = -rho_i n, r_j = rho_j n), so the spins enter through
+  // w = rho_i omega_i + rho_j omega_j: omega_i x r_i - omega_j x r_j = -w x n (one cross product
+  // for the two)
+  const Vec3 w = rho_i * i.omega + rho_j * j.omega;
+  const Vec3 v_rel = (i.v - j.v) - cross(w, n);
   c.v_t = project_onto_plane(v_rel, n);
   Vec3 quadratic{0, 0, 0};
   if (kinematics == CoulombKinematics::Geometric) {
-    const Vec3 r_i_dot = -rho_dot * n - rho_i * n_dot;
-    const Vec3 r_j_dot = rho_dot * n + rho_j * n_dot;
-    quadratic = cross(i.omega, r_i_dot) - cross(j.omega, r_j_dot);
+    // omega_i x r_i_dot - omega_j x r_j_dot with r_i_dot = -rho_dot n - rho_i n_dot and
+    // r_j_dot = rho_dot n + rho_j n_dot
+    quadratic = -rho_dot * cross(i.omega + j.omega, n) - cross(w, n_dot);
   } else if (kinematics == CoulombKinematics::Material) {
     quadratic = cross(i.omega, cross(i.omega, c.r_i)) - cross(j.omega, cross(j.omega, c.r_j));
   }
@@ -436,12 +440,13 @@ GE_INLINE R coulomb_sweep_step(const CoulombSweepTerms<R> &t, R relax, R force[3
 // current tangent plane keeping its size, then clipped to the current cap.
 GE_INLINE Vec3 coulomb_warm_start(const Vec3 &stored, const Vec3 &normal, double cap)
 {
-  const double size = norm(stored);
-  if (size == 0.0) return stored;
+  const double size2 = dot(stored, stored);
+  if (size2 == 0.0) return stored;
   const Vec3 in_plane = project_onto_plane(stored, normal);
-  const double plane_size = norm(in_plane);
-  if (plane_size == 0.0) return Vec3{0, 0, 0};
-  return (std::fmin(size, cap) / plane_size) * in_plane;
+  const double plane_size2 = dot(in_plane, in_plane);
+  if (plane_size2 == 0.0) return Vec3{0, 0, 0};
+  // min(|F|, cap)/|P F| with one root
+  return std::sqrt(std::fmin(size2, cap * cap) / plane_size2) * in_plane;
 }
 
 // Energy dissipated by the friction force F over the kick it takes part in (tau: the step, or

@@ -559,7 +559,7 @@ void FixCoulombFrictionExact::finish(int vflag)
   double **f = atom->f, **torque = atom->torque, **x = atom->x;
   const int *mask = atom->mask;
   // the dissipation of a step, over the owned atoms (f and torque still hold the forces without
-  // the friction); run setup's counts contact by contact, since it leaves out the contacts
+  // the friction); run setup's is counted contact by contact, since it leaves out the contacts
   // whose kick the last step counted
   double dissipation = setup_step ? 0.0 : dissipation_by_atoms();
   for (int k = 0; k < nlocal; k++) {

@@ -295,7 +295,8 @@ void FixContactHistoryExact::post_neighbor()
   for (int ii = 0; ii < list->inum; ii++) nslots += list->numneigh[list->ilist[ii]];
   if (nslots > slots_size) {
     slots_size = nslots + nslots / 4 + 1;
-    slots = (bigint *) memory->srealloc(slots, slots_size * sizeof(bigint), "contact_history:slots");
+    slots = (bigint *) memory->srealloc(slots, slots_size * sizeof(bigint),
+                                        "contact_history:slots");
   }
 
   // The references of the blobs are to the records of the pool as pre_exchange() left it: that

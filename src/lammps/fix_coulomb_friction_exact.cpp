@@ -250,9 +250,9 @@ void FixCoulombFrictionExact::add_sphere_contact(int i, int j, const Vec3 &norma
 }
 
 /* ----------------------------------------------------------------------
-   a contact's start: the previous step's force projected and clipped (warm), or zero. False: nothing to solve,
-   because there is no normal force (a damped contact pulling apart) or neither body moves
-   under forces; its friction is then zero.
+   a contact's start: the previous step's force projected and clipped (warm), or zero. False:
+   nothing to solve, because there is no normal force (a damped contact pulling apart) or
+   neither body moves under forces; its friction is then zero.
 ------------------------------------------------------------------------- */
 
 bool FixCoulombFrictionExact::start_contact(Contact &k)
@@ -309,8 +309,9 @@ void FixCoulombFrictionExact::gather_wall_contacts()
       k.j = -1 - w;    // a wall: which of them
       k.state = wall->history[i] + ge::CS_TANGENTIAL;
       const auto start = wall->point_motion(t, from), end = wall->point_motion(t, to);
-      ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap, wall->normal_rate(i, t),
-                                          start.velocity, (1.0 / tau) * (end.velocity - start.velocity),
+      ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap,
+                                          wall->normal_rate(i, t), start.velocity,
+                                          (1.0 / tau) * (end.velocity - start.velocity),
                                           mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
       if (start_contact(k)) ncontacts++;
     }

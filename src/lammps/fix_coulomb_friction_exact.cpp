@@ -51,7 +51,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   total = received = nullptr;
   inv_mass = inv_inertia = holders = nullptr;
   owner_proc = owner_index = nullptr;
-  owners_known = ghost_totals = false;
+  owners_known = local_ghost_totals = ghost_totals = false;
   comm_mode = COMM_TOTALS;
   translating_bits = rotating_bits = immovable_bits = frozen_bits = 0;
   n_contacts = n_stuck = sweeps_used = residual = max_stuck_slip = dissipation_rate = 0.0;
@@ -230,6 +230,7 @@ void FixCoulombFrictionExact::begin_contacts()
   setup_step = update->setupflag != 0;
   tau = setup_step ? 0.5 * update->dt : update->dt;
   ncontacts = 0;
+  local_ghost_totals = false;
   begun = true;
 }
 
@@ -246,7 +247,9 @@ void FixCoulombFrictionExact::add_sphere_contact(int i, int j, const Vec3 &norma
                                    settings.kinematics);
   else
     k.c = ge::CoulombContact{};    // (inv_mt 0: nothing to solve)
-  if (start_contact(k)) ncontacts++;
+  if (!start_contact(k)) return;
+  ncontacts++;
+  if (k.j >= atom->nlocal) local_ghost_totals = true;
 }
 
 /* ----------------------------------------------------------------------
@@ -431,12 +434,7 @@ double FixCoulombFrictionExact::solve()
   // where no contact acts on a ghost's totals (in serial: never, periodic images act on their
   // owners), the ghosts' totals are neither needed nor changed: no communication, and every
   // contact takes its full change
-  int on_ghosts = 0, all_on_ghosts = 0;
-  for (const Contact &k : solved())
-    if (k.j >= nlocal) {
-      on_ghosts = 1;
-      break;
-    }
+  int on_ghosts = local_ghost_totals ? 1 : 0, all_on_ghosts = 0;
   MPI_Allreduce(&on_ghosts, &all_on_ghosts, 1, MPI_INT, MPI_MAX, world);
   ghost_totals = all_on_ghosts != 0;
   if (ghost_totals) {

@@ -96,6 +96,7 @@ class FixCoulombFrictionExact : public Fix {
   // per atom: the process that owns it and its index there (find_owners)
   int *owner_proc, *owner_index;
   bool owners_known;      // since the ghosts were last made
+  bool local_ghost_totals;    // a contact of this process acts on a ghost's totals this step
   bool ghost_totals;      // some contact (on any process) acts on a ghost's totals this step
   enum { COMM_TOTALS = 0, COMM_HOLDERS = 1, COMM_OWNERS = 2 };
   int comm_mode;

@@ -303,8 +303,9 @@ GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const double *total_i, doub
                             double inv_inertia_i, const double *total_j, double inv_mass_j,
                             double inv_inertia_j, double ftm2v)
 {
-  return coulomb_rate(c, coulomb_coupling(c, inv_mass_i, inv_inertia_i, inv_mass_j, inv_inertia_j, ftm2v),
-                      total_i, total_j);
+  return coulomb_rate(
+      c, coulomb_coupling(c, inv_mass_i, inv_inertia_i, inv_mass_j, inv_inertia_j, ftm2v), total_i,
+      total_j);
 }
 
 // Projection onto the friction disk |F| <= cap (spec 1.7, 2.6), written once for every R:

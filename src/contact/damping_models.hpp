@@ -147,12 +147,14 @@ GE_INLINE const char *unless_restitution(double e, const char *message)
 
 GE_INLINE const char *validate_damping_viscous(double eta_n)
 {
-  return damping_detail::unless_non_negative(eta_n, "damping viscous: eta_n must be finite and >= 0");
+  return damping_detail::unless_non_negative(eta_n,
+                                             "damping viscous: eta_n must be finite and >= 0");
 }
 // e_n = 0 is rejected: the critically damped LSD never returns to delta = 0 (spec 2.2).
 GE_INLINE const char *validate_damping_restitution(double e_n)
 {
-  return damping_detail::unless_restitution(e_n, "damping restitution: e_n must be finite with 0 < e_n <= 1");
+  return damping_detail::unless_restitution(
+      e_n, "damping restitution: e_n must be finite with 0 < e_n <= 1");
 }
 GE_INLINE const char *validate_damping_bshp(double A)
 {
@@ -164,11 +166,13 @@ GE_INLINE const char *validate_damping_kk(double eta_n)
 }
 GE_INLINE const char *validate_damping_tsuji_en(double e_n)
 {
-  return damping_detail::unless_restitution(e_n, "damping tsuji en: e_n must be finite with 0 < e_n <= 1");
+  return damping_detail::unless_restitution(
+      e_n, "damping tsuji en: e_n must be finite with 0 < e_n <= 1");
 }
 GE_INLINE const char *validate_damping_tsuji_eta(double eta_n)
 {
-  return damping_detail::unless_non_negative(eta_n, "damping tsuji eta: eta_n must be finite and >= 0");
+  return damping_detail::unless_non_negative(eta_n,
+                                             "damping tsuji eta: eta_n must be finite and >= 0");
 }
 
 GE_INLINE const char *validate(const DampingParams &p)
@@ -200,8 +204,10 @@ GE_INLINE const char *validate_combination(NormalModel normal, DampingModel damp
 {
   if (normal == NORMAL_HLS && damping != DAMPING_NONE)
     return "hls: damping must be none (hls dissipates through its hysteresis)";
-  if (damping == DAMPING_RESTITUTION && normal != NORMAL_HOOKE) return "damping restitution requires normal hooke";
-  if ((damping == DAMPING_BSHP || damping == DAMPING_KK || damping == DAMPING_TSUJI) && normal != NORMAL_HERTZ)
+  if (damping == DAMPING_RESTITUTION && normal != NORMAL_HOOKE)
+    return "damping restitution requires normal hooke";
+  if ((damping == DAMPING_BSHP || damping == DAMPING_KK || damping == DAMPING_TSUJI) &&
+      normal != NORMAL_HERTZ)
     return "damping bshp, kk and tsuji require normal hertz";
   return nullptr;
 }
@@ -216,8 +222,12 @@ GE_INLINE double viscous_damping_force(double eta_n, double delta, double delta_
 }
 
 // restitution (LSD): eta_n delta_dot, eta_n = alpha(e_n) sqrt(mbar k_n) per contact.
-GE_INLINE double restitution_eta(double alpha, double mbar, double kn) { return alpha * std::sqrt(mbar * kn); }
-GE_INLINE double restitution_damping_force(double alpha, double mbar, double kn, double delta, double delta_dot)
+GE_INLINE double restitution_eta(double alpha, double mbar, double kn)
+{
+  return alpha * std::sqrt(mbar * kn);
+}
+GE_INLINE double restitution_damping_force(double alpha, double mbar, double kn, double delta,
+                                           double delta_dot)
 {
   return delta > 0.0 ? restitution_eta(alpha, mbar, kn) * delta_dot : 0.0;
 }
@@ -239,7 +249,10 @@ GE_INLINE double kk_damping_force(double eta_n, double delta, double delta_dot)
 // tsuji (TTI): eta_n delta^{1/4} delta_dot, eta_n = alpha(e) sqrt(mbar K_HZ) per contact (en form)
 // or given (eta form). The restitution of the Hertz + delta^{1/4} oscillator depends on alpha only
 // (it is independent of the impact speed).
-GE_INLINE double tsuji_eta(double alpha, double mbar, double K_HZ) { return alpha * std::sqrt(mbar * K_HZ); }
+GE_INLINE double tsuji_eta(double alpha, double mbar, double K_HZ)
+{
+  return alpha * std::sqrt(mbar * K_HZ);
+}
 GE_INLINE double tsuji_damping_force(double eta_n, double delta, double delta_dot)
 {
   return delta > 0.0 ? eta_n * std::sqrt(std::sqrt(delta)) * delta_dot : 0.0;
@@ -260,12 +273,13 @@ GE_INLINE double damping_force(const DampingParams &p, const DampingInput &in)
   switch (p.model) {
     case DAMPING_NONE: return 0.0;
     case DAMPING_VISCOUS: return viscous_damping_force(p.eta, in.delta, in.delta_dot);
-    case DAMPING_RESTITUTION: return restitution_damping_force(p.alpha, in.mbar, in.kn, in.delta, in.delta_dot);
+    case DAMPING_RESTITUTION:
+      return restitution_damping_force(p.alpha, in.mbar, in.kn, in.delta, in.delta_dot);
     case DAMPING_BSHP: return bshp_damping_force(in.K_HZ, p.A, in.delta, in.delta_dot);
     case DAMPING_KK: return kk_damping_force(p.eta, in.delta, in.delta_dot);
     case DAMPING_TSUJI:
-      return tsuji_damping_force(p.tsuji_from_e ? tsuji_eta(p.alpha, in.mbar, in.K_HZ) : p.eta, in.delta,
-                                 in.delta_dot);
+      return tsuji_damping_force(p.tsuji_from_e ? tsuji_eta(p.alpha, in.mbar, in.K_HZ) : p.eta,
+                                 in.delta, in.delta_dot);
   }
   return 0.0;
 }

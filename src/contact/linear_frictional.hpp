@@ -170,7 +170,8 @@ GE_INLINE double exp_of(double y)
 {
   if (std::fabs(y) < 1e-3) {
     constexpr double c3 = 1.0 / 3, c4 = 1.0 / 4, c5 = 1.0 / 5, c6 = 1.0 / 6;
-    return 1.0 + y * (1.0 + 0.5 * y * (1.0 + y * c3 * (1.0 + y * c4 * (1.0 + y * c5 * (1.0 + y * c6)))));
+    return 1.0 +
+           y * (1.0 + 0.5 * y * (1.0 + y * c3 * (1.0 + y * c4 * (1.0 + y * c5 * (1.0 + y * c6)))));
   }
   return std::exp(y);
 }

@@ -50,7 +50,10 @@ GE_INLINE double effective_modulus(double E_i, double nu_i, double E_j, double n
 
 // Rigid wall (E_w = inf, spec 1.2 "Walls"): Ebar = E_i/(1-nu_i^2), twice the same-material value
 // that LAMMPS' wall mixing gives ([differs] in the spec).
-GE_INLINE double effective_modulus_rigid_wall(double E_i, double nu_i) { return E_i / (1.0 - nu_i * nu_i); }
+GE_INLINE double effective_modulus_rigid_wall(double E_i, double nu_i)
+{
+  return E_i / (1.0 - nu_i * nu_i);
+}
 
 // ------------------------------------------------------------------------------------------------
 // N1 `hooke <kn>` (spec 2.1 N1): F = k_n delta. State: none.
@@ -66,7 +69,10 @@ GE_INLINE const char *validate(const HookeParams &p)
   return nullptr;
 }
 
-GE_INLINE double hooke_force(const HookeParams &p, double delta) { return delta > 0.0 ? p.kn * delta : 0.0; }
+GE_INLINE double hooke_force(const HookeParams &p, double delta)
+{
+  return delta > 0.0 ? p.kn * delta : 0.0;
+}
 
 // ------------------------------------------------------------------------------------------------
 // N2 `hertz <E> <nu>` | `hertz <E_I> <nu_I> <E_J> <nu_J>` (spec 2.1 N2):
@@ -100,7 +106,8 @@ GE_INLINE const char *validate(const HertzParams &p)
 // Spec 2.1 N2: -1 < nu < 0 is accepted but deserves a warning (auxetic material). nullptr if none.
 GE_INLINE const char *hertz_warning(const HertzParams &p)
 {
-  if (p.nu_i < 0.0 || p.nu_j < 0.0) return "hertz: negative Poisson ratio (auxetic material) accepted";
+  if (p.nu_i < 0.0 || p.nu_j < 0.0)
+    return "hertz: negative Poisson ratio (auxetic material) accepted";
   return nullptr;
 }
 
@@ -111,9 +118,15 @@ GE_INLINE double hertz_effective_modulus(const HertzParams &p)
 
 // K_HZ = (4/3) Ebar sqrt(Rbar) [N/m^{3/2}] for the TOTAL overlap (spec 2.1 N2). Per contact: Rbar
 // varies in a polydisperse system, Ebar is per type pair.
-GE_INLINE double hertz_constant(double Ebar, double Rbar) { return (4.0 / 3.0) * Ebar * std::sqrt(Rbar); }
+GE_INLINE double hertz_constant(double Ebar, double Rbar)
+{
+  return (4.0 / 3.0) * Ebar * std::sqrt(Rbar);
+}
 
-GE_INLINE double hertz_force(double K_HZ, double delta) { return delta > 0.0 ? K_HZ * delta * std::sqrt(delta) : 0.0; }
+GE_INLINE double hertz_force(double K_HZ, double delta)
+{
+  return delta > 0.0 ? K_HZ * delta * std::sqrt(delta) : 0.0;
+}
 
 // Conversion to and from the half-overlap convention of jaeger.hpp: N = C_H delta_h^{3/2} with
 // delta_h = delta/2 equals K_HZ delta^{3/2} iff K_HZ = C_H / 2^{3/2}. With jaeger_hertz_constant
@@ -153,7 +166,8 @@ GE_INLINE const char *validate_hls_restitution(double kL, double e_n)
 {
   using normal_detail::finite;
   if (!finite(kL) || !(kL > 0.0)) return "hls: kL must be finite and > 0";
-  if (!finite(e_n) || !(e_n > 0.0 && e_n <= 1.0)) return "hls: e_n must be finite with 0 < e_n <= 1";
+  if (!finite(e_n) || !(e_n > 0.0 && e_n <= 1.0))
+    return "hls: e_n must be finite with 0 < e_n <= 1";
   return nullptr;
 }
 GE_INLINE const char *validate_hls_constant(double kL, double kU)
@@ -180,7 +194,10 @@ GE_INLINE const char *validate(const HlsParams &p)
 }
 
 // K_U = k_L/e_n^2: the binary-collision restitution is then sqrt(k_L/K_U) = e_n (spec 2.1 N3).
-GE_INLINE HlsParams hls_from_restitution(double kL, double e_n) { return {kL, kL / (e_n * e_n), 0.0}; }
+GE_INLINE HlsParams hls_from_restitution(double kL, double e_n)
+{
+  return {kL, kL / (e_n * e_n), 0.0};
+}
 GE_INLINE HlsParams hls_constant(double kL, double kU) { return {kL, kU, 0.0}; }
 GE_INLINE HlsParams hls_variable(double kL, double S) { return {kL, kL, S}; }
 
@@ -245,7 +262,8 @@ GE_INLINE const char *validate(const NormalParams &p)
   switch (p.model) {
     case NORMAL_HOOKE: return validate(p.hooke);
     case NORMAL_HERTZ:
-      if (!normal_detail::finite(p.Ebar) || !(p.Ebar > 0.0)) return "hertz: effective modulus must be finite and > 0";
+      if (!normal_detail::finite(p.Ebar) || !(p.Ebar > 0.0))
+        return "hertz: effective modulus must be finite and > 0";
       return nullptr;
     case NORMAL_HLS: return validate(p.hls);
   }
@@ -264,8 +282,8 @@ struct NormalResult {
 
 // Elastic force of one contact. state: normal_state_size(p.model) doubles owned by the caller
 // (all zero = fresh contact); update = LAMMPS' history_update (false: state read only).
-GE_INLINE NormalResult normal_elastic(const NormalParams &p, double delta, double Rbar, double *state,
-                                      bool update)
+GE_INLINE NormalResult normal_elastic(const NormalParams &p, double delta, double Rbar,
+                                      double *state, bool update)
 {
   NormalResult r;
   switch (p.model) {

@@ -68,7 +68,8 @@ GE_INLINE Rotation rotation_from_vector(const Vec3 &theta)
     constexpr double s1 = 1.0 / 6, s2 = 1.0 / 20, s3 = 1.0 / 42, s4 = 1.0 / 72, s5 = 1.0 / 110;
     constexpr double v1 = 1.0 / 12, v2 = 1.0 / 30, v3 = 1.0 / 56, v4 = 1.0 / 90, v5 = 1.0 / 132;
     r.sinc = 1.0 - t2 * s1 * (1.0 - t2 * s2 * (1.0 - t2 * s3 * (1.0 - t2 * s4 * (1.0 - t2 * s5))));
-    r.versc = 0.5 * (1.0 - t2 * v1 * (1.0 - t2 * v2 * (1.0 - t2 * v3 * (1.0 - t2 * v4 * (1.0 - t2 * v5)))));
+    const double versc_inner = 1.0 - t2 * v3 * (1.0 - t2 * v4 * (1.0 - t2 * v5));
+    r.versc = 0.5 * (1.0 - t2 * v1 * (1.0 - t2 * v2 * versc_inner));
   } else {
     const double t = std::sqrt(t2);
     const double h = std::sin(0.5 * t);
@@ -81,7 +82,8 @@ GE_INLINE Rotation rotation_from_vector(const Vec3 &theta)
 GE_INLINE Vec3 rotate(const Rotation &r, const Vec3 &v)
 {
   // theta x (theta x v) = theta (theta.v) - t^2 v: one cross product instead of two
-  return (1.0 - r.versc * r.t2) * v + r.sinc * cross(r.theta, v) + (r.versc * dot(r.theta, v)) * r.theta;
+  return (1.0 - r.versc * r.t2) * v + r.sinc * cross(r.theta, v) +
+         (r.versc * dot(r.theta, v)) * r.theta;
 }
 
 // Rotate v by the rotation vector theta.

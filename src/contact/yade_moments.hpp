@@ -329,7 +329,8 @@ GE_INLINE const char *yade_spring_params_error(const YadeSpringParams &p, bool t
 GE_INLINE const char *yade_moment_params_error(const YadeMomentParams &p)
 {
   if (p.combined) {
-    if (!p.rolling.active) return "rolling yade combined: the combined mode belongs to rolling yade";
+    if (!p.rolling.active)
+      return "rolling yade combined: the combined mode belongs to rolling yade";
     if (p.twisting.active)
       return "rolling yade combined: no separate twisting keyword is allowed in combined mode";
   }

@@ -32,8 +32,9 @@ static_assert(ge::CATALOGUE_STATE_SIZE <= HISTORY, "the catalogue state must fit
 
 const char *const USAGE =
     "fix ID group wall/gran/exact <law words of pair_coeff> xplane|yplane|zplane <lo> <hi> | "
-    "zcylinder <R> | region <region-ID> [wall rigid | wall <E> <nu>] [wiggle x|y|z <amplitude> <period> | shear "
-    "x|y|z <velocity>] (lo or hi may be NULL; 'wall' is required with 'hertz')";
+    "zcylinder <R> | region <region-ID> [wall rigid | wall <E> <nu>] "
+    "[wiggle x|y|z <amplitude> <period> | shear x|y|z <velocity>] "
+    "(lo or hi may be NULL; 'wall' is required with 'hertz')";
 
 bool is_wallstyle(const char *word)
 {
@@ -57,7 +58,8 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
 
   int style_at = 3;
   while (style_at < narg && !is_wallstyle(arg[style_at])) style_at++;
-  if (style_at == 3) error->all(FLERR, "Incorrect fix wall/gran/exact: missing contact law; usage: {}", USAGE);
+  if (style_at == 3)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: missing contact law; usage: {}", USAGE);
   if (style_at == narg)
     error->all(FLERR, "Incorrect fix wall/gran/exact: missing wall style (xplane, yplane, zplane, "
                       "zcylinder or region); usage: {}", USAGE);
@@ -94,7 +96,8 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     if (!lo_set && !hi_set)
       error->all(FLERR, "Incorrect fix wall/gran/exact: {} with both walls NULL", style);
     if (lo_set && hi_set && !(lo < hi))
-      error->all(FLERR, "Incorrect fix wall/gran/exact: {} lo = {} must be < hi = {}", style, lo, hi);
+      error->all(FLERR, "Incorrect fix wall/gran/exact: {} lo = {} must be < hi = {}", style, lo,
+                 hi);
     if (domain->periodicity[wallstyle])
       error->all(FLERR, "Fix wall/gran/exact {} in a periodic dimension", style);
   }
@@ -152,7 +155,8 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
   if (law.normal != PairGranularExact::NORMAL_HERTZ)
     error->all(FLERR, "Incorrect fix wall/gran/exact: 'wall' (the wall's material) only applies "
                       "to the 'hertz' normal model");
-  if (iarg == narg) error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
+  if (iarg == narg)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
   const double E = law.hertz.E_i, nu = law.hertz.nu_i;
   if (jaeger()) {
     // the Cattaneo-Mindlin solution (and the kernel) holds for elastically identical bodies
@@ -172,10 +176,12 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
     law.cat.gbar = ge::effective_shear_modulus_rigid_wall(E, nu);
     law.cat.nubar = nu;
   } else {
-    if (iarg + 2 > narg) error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
+    if (iarg + 2 > narg)
+      error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
     const double E_w = utils::numeric(FLERR, arg[iarg++], false, lmp);
     const double nu_w = utils::numeric(FLERR, arg[iarg++], false, lmp);
-    if (!(E_w > 0.0)) error->all(FLERR, "Incorrect fix wall/gran/exact: wall E = {} must be > 0", E_w);
+    if (!(E_w > 0.0))
+      error->all(FLERR, "Incorrect fix wall/gran/exact: wall E = {} must be > 0", E_w);
     if (!(nu_w > -1.0 && nu_w <= 0.5))
       error->all(FLERR, "Incorrect fix wall/gran/exact: wall nu = {} must be in (-1, 0.5]", nu_w);
     law.hertz = ge::hertz_params(E, nu, E_w, nu_w);
@@ -194,7 +200,8 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
 void FixWallGranExact::parse_region(int narg, char **arg, int iarg)
 {
   wallstyle = REGION;
-  if (iarg + 1 > narg) error->all(FLERR, "Incorrect fix wall/gran/exact: region expects <region-ID>");
+  if (iarg + 1 > narg)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: region expects <region-ID>");
   region_id = arg[iarg];
   region = domain->get_region_by_id(region_id);
   if (region == nullptr)
@@ -217,13 +224,15 @@ int FixWallGranExact::parse_motion(int narg, char **arg, int iarg)
   const bool wiggle = keyword == "wiggle";
   const int nargs = wiggle ? 4 : 3;
   if (motion != MOTION_NONE)
-    error->all(FLERR, "Incorrect fix wall/gran/exact: one wall motion at most ('wiggle' or 'shear')");
+    error->all(FLERR,
+               "Incorrect fix wall/gran/exact: one wall motion at most ('wiggle' or 'shear')");
   if (iarg + nargs > narg)
     error->all(FLERR, "Incorrect fix wall/gran/exact: {} expects {}", keyword,
                wiggle ? "<x|y|z> <amplitude> <period>" : "<x|y|z> <velocity>");
   const std::string dim = arg[iarg + 1];
   if (dim != "x" && dim != "y" && dim != "z")
-    error->all(FLERR, "Incorrect fix wall/gran/exact: {} direction '{}' must be x, y or z", keyword, dim);
+    error->all(FLERR, "Incorrect fix wall/gran/exact: {} direction '{}' must be x, y or z", keyword,
+               dim);
   motion_axis = dim[0] - 'x';
   if (wiggle) {
     motion = MOTION_WIGGLE;
@@ -416,8 +425,8 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
   const Vec3 n = t.normal;
   const Vec3 w = ge::vec3(atom->omega[i]);
   const double lever = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
-  const ge::LinearStep s = ge::step_from_velocities(n, t.overlap, ge::vec3(atom->v[i]) - wall.velocity,
-                                                    lever * w, 0.5 * (w + wall.spin), dt);
+  const ge::LinearStep s = ge::step_from_velocities(
+      n, t.overlap, ge::vec3(atom->v[i]) - wall.velocity, lever * w, 0.5 * (w + wall.spin), dt);
   double *h = history[i] + slot * HISTORY;
 
   Vec3 fn_vec, ft, moment{0, 0, 0};
@@ -557,8 +566,9 @@ void FixWallGranExact::region_contacts(bool advance)
   for (int i = 0; i < atom->nlocal; i++) {
     if (!(mask[i] & groupbit)) continue;
     // a sphere that has left the region (its centre outside) touches none of its faces
-    const int nc =
-        region->match(x[i][0], x[i][1], x[i][2]) ? region->surface(x[i][0], x[i][1], x[i][2], radius[i]) : 0;
+    const int nc = region->match(x[i][0], x[i][1], x[i][2])
+                       ? region->surface(x[i][0], x[i][1], x[i][2], radius[i])
+                       : 0;
     if (nc > nslot)
       error->one(FLERR, "Fix wall/gran/exact: a sphere touches {} faces of region {}, more than "
                         "its {} possible contacts", nc, region_id, nslot);
@@ -698,7 +708,8 @@ void FixWallGranExact::restart(char *buf)
     return;
   }
   // Region::restart reads its previous positions without moving past them
-  const auto *motion = reinterpret_cast<const double *>(buf + n + region->size_restart * sizeof(double));
+  const auto *motion =
+      reinterpret_cast<const double *>(buf + n + region->size_restart * sizeof(double));
   for (int k = 0; k < 3; k++) {
     step_velocity[k] = motion[k];
     step_spin[k] = motion[3 + k];

@@ -36,7 +36,8 @@ static Fix *coulomb_friction_exact_creator(LAMMPS *lmp, int argc, char **argv)
 }
 
 // (the one symbol LAMMPS looks up in the plugin: visible, while the rest is hidden)
-extern "C" __attribute__((visibility("default"))) void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
+extern "C" __attribute__((visibility("default"))) void lammpsplugin_init(void *lmp, void *handle,
+                                                                         void *regfunc)
 {
   auto register_plugin = (lammpsplugin_regfunc) regfunc;
   lammpsplugin_t plugin;
@@ -64,13 +65,15 @@ extern "C" __attribute__((visibility("default"))) void lammpsplugin_init(void *l
 
   // internal: the compact, variable-length per-contact history (pair_style ... history compact)
   plugin.name = "CONTACT_HISTORY/EXACT";
-  plugin.info = "GRANULAR-EXACT compact per-contact history (internal, created by pair granular/exact)";
+  plugin.info =
+      "GRANULAR-EXACT compact per-contact history (internal, created by pair granular/exact)";
   plugin.creator.v2 = (lammpsplugin_factory2 *) &contact_history_exact_creator;
   (*register_plugin)(&plugin, lmp);
 
   // internal: the friction solver of `tangential coulomb`
   plugin.name = "COULOMB_FRICTION/EXACT";
-  plugin.info = "GRANULAR-EXACT exact Coulomb friction solver (internal, created by pair granular/exact)";
+  plugin.info =
+      "GRANULAR-EXACT exact Coulomb friction solver (internal, created by pair granular/exact)";
   plugin.creator.v2 = (lammpsplugin_factory2 *) &coulomb_friction_exact_creator;
   (*register_plugin)(&plugin, lmp);
 }

@@ -435,7 +435,8 @@ void PairGranularExact::update_body_masses()
   const auto *body = static_cast<int *>(fix_rigid->extract("body", dim));
   const auto *mass_of_body = static_cast<double *>(fix_rigid->extract("masstotal", dim));
   if (!body || !mass_of_body)
-    error->all(FLERR, "Pair granular/exact: fix {} gives no body masses (its bodies are not set up)",
+    error->all(FLERR,
+               "Pair granular/exact: fix {} gives no body masses (its bodies are not set up)",
                fix_rigid->id);
   if (atom->nmax > nmax_rigid) {
     memory->destroy(mass_rigid);

@@ -74,7 +74,10 @@ class PairGranularExact::CoeffReader {
     if (done()) fail("missing argument at the end; usage: {}", GRAMMAR);
     return arg[pos++];
   }
-  double positive(const char *name) { return number(name, [](double v) { return v > 0.0; }, "> 0"); }
+  double positive(const char *name)
+  {
+    return number(name, [](double v) { return v > 0.0; }, "> 0");
+  }
   double non_negative(const char *name)
   {
     return number(name, [](double v) { return v >= 0.0; }, ">= 0");
@@ -101,7 +104,8 @@ class PairGranularExact::CoeffReader {
     fail("{} must be 'yes' or 'no', not '{}'", name, text);
     return false;
   }
-  template <typename... Args> [[noreturn]] void fail(const std::string &format, Args &&...args) const
+  template <typename... Args>
+  [[noreturn]] void fail(const std::string &format, Args &&...args) const
   {
     lmp->error->all(FLERR, std::string("Incorrect ") + context + ": " +
                                fmt::format(format, std::forward<Args>(args)...));
@@ -209,7 +213,8 @@ void PairGranularExact::parse_normal(CoeffReader &in, Law &lw)
       in.check(ge::validate_hls_variable(kL, S));
       cat.hls = ge::hls_variable(kL, S);
     } else {
-      const double e_n = in.number("e_n", [](double v) { return v > 0.0 && v <= 1.0; }, "in (0, 1]");
+      const double e_n =
+          in.number("e_n", [](double v) { return v > 0.0 && v <= 1.0; }, "in (0, 1]");
       in.check(ge::validate_hls_restitution(kL, e_n));
       cat.hls = ge::hls_from_restitution(kL, e_n);
     }
@@ -585,8 +590,9 @@ void PairGranularExact::coeff(int narg, char **arg)
       count++;
     }
   }
-  if (count == 0) error->all(FLERR, "Incorrect pair_coeff for granular/exact: no type pair in {} {}",
-                             arg[0], arg[1]);
+  if (count == 0)
+    error->all(FLERR, "Incorrect pair_coeff for granular/exact: no type pair in {} {}", arg[0],
+               arg[1]);
 }
 
 /* ----------------------------------------------------------------------
@@ -614,13 +620,14 @@ bool same_catalogue_settings(const PairGranularExact::Law &a, const PairGranular
   const ge::NormalParams &na = a.cat.normal, &nb = b.cat.normal;
   const ge::DampingParams &da = a.cat.damping, &db = b.cat.damping;
   const ge::TangentialParams &ta = a.cat.tangential, &tb = b.cat.tangential;
-  return a.normal == b.normal && a.damping == b.damping && a.cat.limit_damping == b.cat.limit_damping &&
-      a.cat.tti_eta_from_tsuji == b.cat.tti_eta_from_tsuji && na.model == nb.model &&
-      na.hooke.kn == nb.hooke.kn && na.hls.kL == nb.hls.kL && na.hls.kU0 == nb.hls.kU0 &&
-      na.hls.S == nb.hls.S && da.model == db.model && da.eta == db.eta && da.alpha == db.alpha &&
-      da.tsuji_from_e == db.tsuji_from_e && ta.model == tb.model && ta.kt == tb.kt &&
-      ta.eta_t == tb.eta_t && ta.e_t == tb.e_t && ta.use_et == tb.use_et && ta.maw == tb.maw &&
-      same_yade(a.cat.yade, b.cat.yade) && ge::same_settings(a.coulomb, b.coulomb);
+  return a.normal == b.normal && a.damping == b.damping &&
+         a.cat.limit_damping == b.cat.limit_damping &&
+         a.cat.tti_eta_from_tsuji == b.cat.tti_eta_from_tsuji && na.model == nb.model &&
+         na.hooke.kn == nb.hooke.kn && na.hls.kL == nb.hls.kL && na.hls.kU0 == nb.hls.kU0 &&
+         na.hls.S == nb.hls.S && da.model == db.model && da.eta == db.eta && da.alpha == db.alpha &&
+         da.tsuji_from_e == db.tsuji_from_e && ta.model == tb.model && ta.kt == tb.kt &&
+         ta.eta_t == tb.eta_t && ta.e_t == tb.e_t && ta.use_et == tb.use_et && ta.maw == tb.maw &&
+         same_yade(a.cat.yade, b.cat.yade) && ge::same_settings(a.coulomb, b.coulomb);
 }
 }    // namespace
 

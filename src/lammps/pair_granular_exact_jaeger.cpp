@@ -1,6 +1,7 @@
 /* ----------------------------------------------------------------------
-   GRANULAR-EXACT: pair style granular/exact, the Jaeger contact (hertz + tangential jaeger) on the compact store
-   (the class is in pair_granular_exact.h; compute, init and I/O in pair_granular_exact.cpp)
+   GRANULAR-EXACT: pair style granular/exact, the Jaeger contact (hertz + tangential jaeger) on
+   the compact store (the class is in pair_granular_exact.h; compute, init and I/O in
+   pair_granular_exact.cpp)
 ------------------------------------------------------------------------- */
 
 #include "pair_granular_exact.h"

@@ -56,7 +56,9 @@ TEST(DeckRigidRotation, StressRestoredOnlyWithProjectionAndTwirl)
     EXPECT_EQ(neither.w0[k], twirl.w0[k]);
     EXPECT_EQ(projection.w0[k], twirl.w0[k]);
   }
-  EXPECT_LE(twirl.err, 1e-6);
+  // projection + twirl is exact for a rigid rotation: only round-off of the 1000 increments
+  // remains (1.4e-13 measured with LAMMPS 2025 and 2026); 1e-10 leaves room for other compilers
+  EXPECT_LE(twirl.err, 1e-10);
   EXPECT_GT(projection.err, 1e-2);
   EXPECT_GT(neither.err, 1e-2);
 }

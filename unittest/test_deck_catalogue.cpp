@@ -272,6 +272,10 @@ TEST(DeckCatalogue, BadPairCoeffIsRejected)
   const deck::BadInput cases[] = {
       {"pair_coeff 1 1 hertz 1e7 0.3 1e8", "hertz with two materials expects 2 value"},
       {"pair_coeff 1 1 hertz 1e7 0.3 1e8 0.7 tangential sliding 0.3", "nu_J (Poisson ratio of type J) = 0.7"},
+      // two materials for one type (the second used to be dropped, or mixed as if it were)
+      {"pair_coeff 1 1 hertz 1e7 0.3 1e8 0.2 tangential sliding 0.3", "types 1 1 are one"},
+      {"pair_coeff * * hertz 1e7 0.3 1e8 0.2 tangential sliding 0.3", "types 1 1 are one"},
+      {"pair_coeff 1 * hertz 1e7 0.3 1e8 0.2 tangential sliding 0.3", "types 1 1 are one"},
       {"pair_coeff 1 1 hls 1000", "hls expects 2 value"},
       {"pair_coeff 1 1 hls 1000 1.5 tangential sliding 0.3", "e_n"},
       {"pair_coeff 1 1 hls 1000 kU 500 tangential sliding 0.3", "kU"},
@@ -781,6 +785,9 @@ comm_modify vel yes
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4", "needs the wall's material"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder -1", "zcylinder R = -1 must be > 0"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder 2", "zcylinder needs non-periodic x and y"},
+      // a second material in the law words would be ignored: the wall's comes with 'wall'
+      {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 2e7 0.2 tangential sliding 0.3 zplane 0 4 wall rigid", "'hertz' takes the spheres' material only"},
+      {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall 1e7", "wall expects 'rigid' or <E> <nu>"},
   };
   deck::expect_rejected(setup, cases);
 }

@@ -183,6 +183,52 @@ create_box 1 box
   }
 }
 
+// The pair style's internal fixes: deleting the history fix between runs stops with an error
+// (its histories are gone; the pair style used to follow a dangling pointer), and the history
+// fixes cannot be defined by hand (they used to crash at setup).
+TEST(DeckLinear, InternalFixesAreGuarded)
+{
+  const std::string two_spheres = std::string(deck::kEmptyGranularBox) + R"(
+create_atoms 1 single 1 1 1
+create_atoms 1 single 1.9 1 1
+set group all diameter 1.0
+set group all density 1.0
+fix integrate all nve/sphere
+)";
+  for (const char *store : kStores) {
+    deck::Lammps lmp;
+    lmp.command(two_spheres + "pair_style granular/exact history " + store +
+                "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5");
+    lmp.command("unfix GE_NEIGH_HISTORY");
+    EXPECT_NE(lmp.error_of("run 5").find("internal fix GE_NEIGH_HISTORY was deleted"),
+              std::string::npos)
+        << store;
+    // the remedy the message gives
+    lmp.command("pair_style none\npair_style granular/exact history " + std::string(store) +
+                "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5");
+    EXPECT_EQ(lmp.thermo("atoms"), 2.0);
+  }
+  const deck::BadInput cases[] = {
+      // (not an internal fix, but the same two spheres): a sphere without a size
+      {"pair_coeff * * hooke 1000 tangential classic 800 0.5\nset atom 2 diameter 0\nrun 0",
+       "atom 2 has no size (radius <= 0)"},
+      // Jaeger's law needs the compact store, which 'history neigh' (given, or from a restart
+      // file) excludes: the message says what to give
+      {"pair_style granular/exact history neigh\npair_coeff * * hertz 1e4 0.3 tangential jaeger "
+       "0.5\nrun 0",
+       "give 'pair_style granular/exact history compact' before the pair_coeff"},
+      {"pair_coeff * * hooke 1000 tangential classic 800 0.5\nunfix GE_NEIGH_HISTORY_DUMMY\nrun 0",
+       "internal fix GE_NEIGH_HISTORY_DUMMY was deleted"},
+      {"pair_coeff * * hooke 1000 tangential classic 800 0.5\n"
+       "fix mine all CONTACT_HISTORY/EXACT 11 4\nrun 0",
+       "is internal to pair granular/exact: do not define it"},
+      {"pair_coeff * * hooke 1000 tangential classic 800 0.5\n"
+       "fix mine all NEIGH_HISTORY/EXACT 11\nrun 0",
+       "is internal to pair granular/exact: do not define it"},
+  };
+  deck::expect_rejected(two_spheres, cases);
+}
+
 // Forces and contact histories do not depend on the newton_pair setting.
 TEST(DeckLinear, NewtonOnEqualsOff)
 {

@@ -255,3 +255,41 @@ TEST(DeckWallRegion, BadRegionWallIsRejected)
         << "input: " << command << "\nexpected message containing: " << message << "\ngot: " << got;
   }
 }
+
+// A wall fix defined after read_restart under the ID of a wall of another kind (here a region
+// block's floor with the classic law, redefined as a plane, with the classic law or Jaeger's) does not
+// read that wall's per-atom contact blocks, whose layout is not its own (they used to be
+// misread: a region slot taken for a Jaeger record's length aborted the run, and a plane wall
+// read region slots as history). It runs as a wall with a new ID does: without wall contacts.
+TEST(DeckWallRegion, WallRedefinedAfterRestartStartsWithoutTheOldContacts)
+{
+  const std::string classic = "hooke " + num(kKn) + " damping viscous 5 0.5 tangential classic " +
+      num(0.8 * kKn) + " 0.5";
+  {
+    deck::Lammps lmp;
+    // (a block: its faces are numbered, the floor's is not the first, so the slots are not 0)
+    lmp.command(sphere_on_floor(classic, kR + 1e-3, 0.3, "region floor",
+                                "region floor block INF INF INF INF 0 1 units box") +
+                "run 10000\nwrite_restart redefined_floor.restart");
+    ASSERT_EQ(vector_value(lmp, "floor", 3), 1.0);    // in contact, with a history
+  }
+  const std::string planes[] = {classic + " zplane 0 NULL",
+                                "hertz 1e7 0.3 tangential jaeger 0.4 zplane 0 NULL wall 1e7 0.3"};
+  for (const std::string &plane : planes) {
+    SCOPED_TRACE(plane);
+    SphereState same_id, new_id;
+    for (const char *id : {"floor", "plane"}) {
+      deck::Lammps lmp;
+      lmp.command("read_restart redefined_floor.restart\ncomm_modify vel yes\nfix " +
+                  std::string(id) + " all wall/gran/exact " + plane +
+                  "\nfix gravity all gravity " + num(kG) +
+                  " vector 0 0 -1\nfix integrate all nve/sphere\nrun 2000");
+      EXPECT_EQ(vector_value(lmp, id, 3), 1.0);
+      (std::string(id) == "floor" ? same_id : new_id) = state_of(lmp);
+    }
+    EXPECT_EQ(same_id.x, new_id.x);
+    EXPECT_EQ(same_id.z, new_id.z);
+    EXPECT_EQ(same_id.vx, new_id.vx);
+    EXPECT_EQ(same_id.wy, new_id.wy);
+  }
+}

@@ -92,6 +92,8 @@ int FixContactHistoryExact::setmask()
 
 void FixContactHistoryExact::init()
 {
+  if (pair == nullptr)
+    error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
   if (atom->tag_enable == 0)
     error->all(FLERR, "Pair granular/exact contact history requires atom IDs");
   // the blobs must be current before any fix migrates atoms in its pre_exchange()

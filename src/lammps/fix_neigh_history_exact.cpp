@@ -5,6 +5,7 @@
 #include "fix_neigh_history_exact.h"
 
 #include "comm.h"
+#include "error.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
@@ -12,6 +13,14 @@ using namespace LAMMPS_NS;
 FixNeighHistoryExact::FixNeighHistoryExact(LAMMPS *lmp, int narg, char **arg) :
     FixNeighHistory(lmp, narg, arg)
 {
+}
+
+// LAMMPS' fix NEIGH_HISTORY follows its pair style's pointer, which only the pair style sets
+void FixNeighHistoryExact::init()
+{
+  if (pair == nullptr)
+    error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
+  FixNeighHistory::init();
 }
 
 void FixNeighHistoryExact::write_restart(FILE *fp)

@@ -32,6 +32,7 @@ namespace LAMMPS_NS {
 class FixNeighHistoryExact : public FixNeighHistory {
  public:
   FixNeighHistoryExact(class LAMMPS *, int, char **);
+  void init() override;
   void write_restart(FILE *) override;
   void restart(char *) override;
 

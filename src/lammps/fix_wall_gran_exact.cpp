@@ -64,6 +64,11 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR, "Incorrect fix wall/gran/exact: missing wall style (xplane, yplane, zplane, "
                       "zcylinder or region); usage: {}", USAGE);
   law = pair->parse_law(style_at, arg, 3, "fix wall/gran/exact");
+  // (the wall's own material comes with 'wall <E> <nu>': a second one here would be ignored)
+  if (law.normal == PairGranularExact::NORMAL_HERTZ &&
+      (law.hertz.E_i != law.hertz.E_j || law.hertz.nu_i != law.hertz.nu_j))
+    error->all(FLERR, "Incorrect fix wall/gran/exact: 'hertz' takes the spheres' material only "
+                      "('hertz <E> <nu>'); give the wall's with 'wall <E> <nu>' or 'wall rigid'");
 
   int iarg = style_at;
   const std::string style = arg[iarg++];
@@ -158,6 +163,8 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
   if (iarg == narg)
     error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
   const double E = law.hertz.E_i, nu = law.hertz.nu_i;
+  if (strcmp(arg[iarg], "rigid") != 0 && iarg + 2 > narg)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
   if (jaeger()) {
     // the Cattaneo-Mindlin solution (and the kernel) holds for elastically identical bodies
     // only: a rigid wall couples the normal and tangential tractions (Dundurs' beta != 0)
@@ -184,6 +191,9 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
       error->all(FLERR, "Incorrect fix wall/gran/exact: wall E = {} must be > 0", E_w);
     if (!(nu_w > -1.0 && nu_w <= 0.5))
       error->all(FLERR, "Incorrect fix wall/gran/exact: wall nu = {} must be in (-1, 0.5]", nu_w);
+    if (nu_w < 0.0 && comm->me == 0)
+      error->warning(FLERR, "Fix wall/gran/exact: the wall's negative Poisson ratio nu = {} "
+                            "(auxetic material) accepted", nu_w);
     law.hertz = ge::hertz_params(E, nu, E_w, nu_w);
     law.cat.normal.Ebar = ge::hertz_effective_modulus(law.hertz);
     law.cat.gbar = ge::hertz_effective_shear_modulus(law.hertz);
@@ -673,8 +683,28 @@ void FixWallGranExact::update_maxexchange()
   maxexchange = most;
 }
 
-// the origin of the wall's motion (the step it was defined at); a region wall adds the
-// region's previous position, from which its velocity is differenced (as LAMMPS' region walls)
+// The layout of the per-atom blocks: how many region slots lead them, whether they hold Jaeger
+// records or fixed blocks of HISTORY doubles, and the state a law keeps there (the linear laws
+// share one; each catalogue model and the moments of Yade's law have their own).
+void FixWallGranExact::restart_layout(double layout[LAYOUT_SIZE]) const
+{
+  const bool catalogue = law.tangential == PairGranularExact::TANGENTIAL_CATALOGUE;
+  const bool linear = law.tangential == PairGranularExact::TANGENTIAL_CLASSIC ||
+      law.tangential == PairGranularExact::TANGENTIAL_REFINED;
+  layout[0] = slot_wall ? nslot : 0;
+  layout[1] = jaeger() ? 1.0 : 0.0;
+  layout[2] = HISTORY;
+  layout[3] = linear ? PairGranularExact::TANGENTIAL_CLASSIC : law.tangential;
+  layout[4] = catalogue ? static_cast<double>(law.cat.tangential.model) : -1.0;
+  layout[5] = catalogue ? static_cast<double>(law.cat.normal.model) : -1.0;
+  layout[6] = catalogue && law.cat.yade.rolling.active ? 1.0 : 0.0;
+  layout[7] = catalogue && law.cat.yade.twisting.active ? 1.0 : 0.0;
+}
+
+// A marker (-1, as no step number is negative) and the layout of the per-atom blocks, the origin
+// of the wall's motion (the step it was defined at); a region wall adds the region's previous
+// position, from which its velocity is differenced (as LAMMPS' region walls). (Files from before
+// the layout start with the origin.)
 void FixWallGranExact::write_restart(FILE *fp)
 {
   if (comm->me != 0) return;
@@ -684,8 +714,11 @@ void FixWallGranExact::write_restart(FILE *fp)
     region->length_restart_string(region_size);
     region_size += 7 * sizeof(double);
   }
-  const int size = sizeof(double) + region_size;
+  double layout[1 + LAYOUT_SIZE] = {-1.0};
+  restart_layout(layout + 1);
+  const int size = sizeof(layout) + sizeof(double) + region_size;
   fwrite(&size, sizeof(int), 1, fp);
+  fwrite(layout, sizeof(double), 1 + LAYOUT_SIZE, fp);
   fwrite(&origin, sizeof(double), 1, fp);
   if (region) {
     region->write_restart(fp);
@@ -698,6 +731,21 @@ void FixWallGranExact::write_restart(FILE *fp)
 
 void FixWallGranExact::restart(char *buf)
 {
+  const auto *values = reinterpret_cast<const double *>(buf);
+  if (values[0] < 0.0) {
+    // the per-atom blocks are read after this (Modify::add_fix): only if they are this wall's
+    double layout[LAYOUT_SIZE];
+    restart_layout(layout);
+    for (int k = 0; k < LAYOUT_SIZE; k++)
+      if (values[1 + k] != layout[k]) skip_peratom_restart = true;
+    if (skip_peratom_restart && comm->me == 0)
+      error->warning(FLERR,
+                     "Fix {} wall/gran/exact: the restart file holds the wall contacts of a "
+                     "wall of another kind or contact law under this ID; they are not carried "
+                     "over, and every sphere starts without a wall contact history",
+                     id);
+    buf += (1 + LAYOUT_SIZE) * sizeof(double);
+  }
   time_origin = static_cast<bigint>(*reinterpret_cast<double *>(buf));
   int n = sizeof(double);
   if (!region) return;
@@ -836,6 +884,7 @@ int FixWallGranExact::pack_restart(int i, double *buf)
 
 void FixWallGranExact::unpack_restart(int nlocal, int nth)
 {
+  if (skip_peratom_restart) return;    // (set_arrays() has left the atom without contacts)
   double **extra = atom->extra;
   int m = 0;
   for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);

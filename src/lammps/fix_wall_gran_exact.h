@@ -85,6 +85,11 @@ class FixWallGranExact : public Fix {
   enum { JAEGER_COUNT = 0, JAEGER_STATE = 1, JAEGER_VERTICES = 1 + ge::JAEGER_STATE_SIZE + 1 };
   bool jaeger() const { return law.tangential == PairGranularExact::TANGENTIAL_JAEGER; }
   int per_atom_doubles(int i) const;    // what pack_exchange/pack_restart write for atom i
+  // what the per-atom blocks of restart files hold, written with the global restart data and
+  // checked before the blocks are read (restart_layout())
+  enum { LAYOUT_SIZE = 8 };
+  void restart_layout(double layout[LAYOUT_SIZE]) const;
+  bool skip_peratom_restart = false;    // the file's blocks are another wall's: not read
   int pack_atom(int i, double *buf) const;
   int unpack_atom(int i, const double *buf);
   void update_maxexchange();

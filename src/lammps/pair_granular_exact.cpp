@@ -502,7 +502,9 @@ void PairGranularExact::init_style()
     if (history_given && history_mode == HISTORY_NEIGH)
       error->all(FLERR,
                  "Pair granular/exact: 'tangential jaeger' stores a variable-length history per "
-                 "contact and needs 'history compact' (the default when it is used)");
+                 "contact and needs 'history compact' (the default when it is used; 'history "
+                 "neigh' was given to pair_style or came with a restart file): give "
+                 "'pair_style granular/exact history compact' before the pair_coeff");
     history_mode = HISTORY_COMPACT;
   }
   if ((history_mode == HISTORY_COMPACT) != (fix_compact != nullptr) && (fix_neigh || fix_compact))
@@ -528,7 +530,27 @@ void PairGranularExact::init_style()
   }
   for (int i = 0; i < atom->nlocal; i++)
     onerad_dynamic[atom->type[i]] = MAX(onerad_dynamic[atom->type[i]], atom->radius[i]);
+  check_radii();
   MPI_Allreduce(&onerad_dynamic[1], &maxrad_dynamic[1], ntypes, MPI_DOUBLE, MPI_MAX, world);
+}
+
+/* ----------------------------------------------------------------------
+   every sphere needs a size: with radius 0 the laws would put the contact point behind the
+   centre (a negative lever arm), or give no force at all to an overlap they count
+------------------------------------------------------------------------- */
+
+void PairGranularExact::check_radii() const
+{
+  tagint without = 0;
+  for (int i = 0; i < atom->nlocal && without == 0; i++)
+    if (!(atom->radius[i] > 0.0)) without = atom->tag[i];
+  tagint an_atom_without = 0;
+  MPI_Allreduce(&without, &an_atom_without, 1, MPI_LMP_TAGINT, MPI_MAX, world);
+  if (an_atom_without != 0)
+    error->all(FLERR,
+               "Pair granular/exact: atom {} has no size (radius <= 0); every atom is a sphere "
+               "here: give it a diameter > 0 (set ... diameter)",
+               an_atom_without);
 }
 
 /* ----------------------------------------------------------------------
@@ -538,9 +560,25 @@ void PairGranularExact::init_style()
 
 void PairGranularExact::create_history_fix()
 {
-  if (fix_neigh || fix_compact) return;
+  if (fix_neigh || fix_compact) {
+    // (the pointer is compared, never followed: the fix may be gone)
+    const Fix *made = fix_compact ? static_cast<Fix *>(fix_compact) : fix_neigh;
+    if (modify->get_fix_by_id(id_history) != made)
+      error->all(FLERR,
+                 "Pair granular/exact: its internal fix {} was deleted (unfix); it held every "
+                 "contact's history, which is lost; to go on without histories, give "
+                 "'pair_style none', then the pair style and its pair_coeff again",
+                 id_history);
+    return;
+  }
   Fix *fix = modify->get_fix_by_id(id_history);
   if (fix == nullptr) {
+    if (modify->get_fix_by_id(id_history + "_DUMMY") == nullptr)
+      error->all(FLERR,
+                 "Pair granular/exact: its internal fix {}_DUMMY was deleted (unfix); it holds "
+                 "the place of the history fix; give 'pair_style none', then the pair style and "
+                 "its pair_coeff again",
+                 id_history);
     // the fixed part of a record: the linear and catalogue laws' state, or only the Jaeger
     // state (frame, force, sliding flag) when every law is Jaeger's
     const int nfixed =

@@ -108,6 +108,7 @@ class PairGranularExact : public Pair {
 
   void allocate();
   void create_history_fix();
+  void check_radii() const;
   bool coulomb_settings(ge::CoulombSolverSettings &settings) const;
   void check_coulomb_setup() const;
   void place_friction_fix();

@@ -579,6 +579,14 @@ void PairGranularExact::coeff(int narg, char **arg)
   utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
 
   const Law lw = parse_law(narg, arg, 2);
+  const bool two_materials = lw.normal == NORMAL_HERTZ &&
+      (lw.hertz.E_i != lw.hertz.E_j || lw.hertz.nu_i != lw.hertz.nu_j);
+  for (int i = ilo; two_materials && i <= ihi; i++)
+    if (i >= jlo && i <= jhi)
+      error->all(FLERR,
+                 "Incorrect pair_coeff for granular/exact: 'hertz <E_I> <nu_I> <E_J> <nu_J>' "
+                 "gives two materials, but types {} {} are one: give 'hertz <E> <nu>' for I = J",
+                 i, i);
   // (its outputs can then be named before the run; init_style() moves it to the end)
   if (is_coulomb(lw)) friction_fix();
 

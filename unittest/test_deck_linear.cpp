@@ -229,6 +229,50 @@ fix integrate all nve/sphere
   deck::expect_rejected(two_spheres, cases);
 }
 
+// A pair_coeff between runs, or after read_restart, that changes a type pair's law to one that
+// keeps another per-contact state stops while contacts hold the old law's states (the new law
+// used to read them as its own); classic <-> refined share their state and may switch, and a
+// change with no contact open is allowed.
+TEST(DeckLinear, LawChangeWithOpenContactsIsRejected)
+{
+  const std::string two_spheres = std::string(deck::kEmptyGranularBox) + R"(
+create_atoms 1 single 1 1 1
+create_atoms 1 single 1.9 1 1
+set group all diameter 1.0
+set group all density 1.0
+fix integrate all nve/sphere
+)";
+  const char *const changed = "changed the contact law to one that keeps another per-contact";
+  for (const char *store : kStores) {
+    SCOPED_TRACE(store);
+    const std::string start = two_spheres + "pair_style granular/exact history " + store +
+        "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5\n";
+    {
+      deck::Lammps lmp;
+      lmp.command(start + "write_restart law_change.restart");
+      const std::string msg =
+          lmp.error_of("pair_coeff * * hooke 1000 tangential walton_braun 800 0.5\nrun 5");
+      EXPECT_NE(msg.find(changed), std::string::npos) << msg;
+    }
+    {
+      deck::Lammps lmp;
+      lmp.command("read_restart law_change.restart\ncomm_modify vel yes\n"
+                  "fix integrate all nve/sphere");
+      const std::string msg = lmp.error_of(
+          "pair_coeff * * hooke 1000 tangential spring_sliding 800 0.5\nrun 5");
+      EXPECT_NE(msg.find(changed), std::string::npos) << msg;
+    }
+    {
+      deck::Lammps lmp;
+      lmp.command(start + "pair_coeff * * hooke 1000 tangential refined 800 0.5\nrun 5");
+      // apart, then the law may change: nothing holds the old state
+      lmp.command("set atom 2 x 3.0\nrun 1\n"
+                  "pair_coeff * * hooke 1000 tangential walton_braun 800 0.5\nrun 5");
+      EXPECT_EQ(lmp.thermo("atoms"), 2.0);
+    }
+  }
+}
+
 // Forces and contact histories do not depend on the newton_pair setting.
 TEST(DeckLinear, NewtonOnEqualsOff)
 {

@@ -90,6 +90,13 @@ int FixContactHistoryExact::setmask()
   return PRE_EXCHANGE | MIN_PRE_EXCHANGE | POST_NEIGHBOR | MIN_POST_NEIGHBOR | POST_RUN;
 }
 
+bigint FixContactHistoryExact::entries_held() const
+{
+  bigint n = 0;
+  for (int i = 0; i < atom->nlocal; i++) n += npartner[i];
+  return n;
+}
+
 void FixContactHistoryExact::init()
 {
   if (pair == nullptr)

@@ -78,6 +78,8 @@ class FixContactHistoryExact : public Fix {
 
   // ---- interface for the pair style -------------------------------------------------------
   class Pair *pair = nullptr;
+  // contacts with a record held by the owned atoms (between runs: since post_run())
+  bigint entries_held() const;
   bigint **firstrecord = nullptr;    // firstrecord[i][jj]: offset of the contact's record, or -1
 
   // Record layout: [items: count * nitem] [header] [fixed part: nfixed] [unused room]. A

@@ -4,6 +4,7 @@
 
 #include "fix_neigh_history_exact.h"
 
+#include "atom.h"
 #include "comm.h"
 #include "error.h"
 #include "update.h"
@@ -21,6 +22,13 @@ void FixNeighHistoryExact::init()
   if (pair == nullptr)
     error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
   FixNeighHistory::init();
+}
+
+bigint FixNeighHistoryExact::entries_held() const
+{
+  bigint n = 0;
+  for (int i = 0; i < atom->nlocal; i++) n += npartner[i];
+  return n;
 }
 
 void FixNeighHistoryExact::write_restart(FILE *fp)

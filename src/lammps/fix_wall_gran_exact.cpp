@@ -684,21 +684,13 @@ void FixWallGranExact::update_maxexchange()
 }
 
 // The layout of the per-atom blocks: how many region slots lead them, whether they hold Jaeger
-// records or fixed blocks of HISTORY doubles, and the state a law keeps there (the linear laws
-// share one; each catalogue model and the moments of Yade's law have their own).
+// records or fixed blocks of HISTORY doubles, and which state the law keeps there.
 void FixWallGranExact::restart_layout(double layout[LAYOUT_SIZE]) const
 {
-  const bool catalogue = law.tangential == PairGranularExact::TANGENTIAL_CATALOGUE;
-  const bool linear = law.tangential == PairGranularExact::TANGENTIAL_CLASSIC ||
-      law.tangential == PairGranularExact::TANGENTIAL_REFINED;
   layout[0] = slot_wall ? nslot : 0;
   layout[1] = jaeger() ? 1.0 : 0.0;
   layout[2] = HISTORY;
-  layout[3] = linear ? PairGranularExact::TANGENTIAL_CLASSIC : law.tangential;
-  layout[4] = catalogue ? static_cast<double>(law.cat.tangential.model) : -1.0;
-  layout[5] = catalogue ? static_cast<double>(law.cat.normal.model) : -1.0;
-  layout[6] = catalogue && law.cat.yade.rolling.active ? 1.0 : 0.0;
-  layout[7] = catalogue && law.cat.yade.twisting.active ? 1.0 : 0.0;
+  layout[3] = PairGranularExact::state_kind(law);
 }
 
 // A marker (-1, as no step number is negative) and the layout of the per-atom blocks, the origin

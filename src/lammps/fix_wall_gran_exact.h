@@ -87,7 +87,7 @@ class FixWallGranExact : public Fix {
   int per_atom_doubles(int i) const;    // what pack_exchange/pack_restart write for atom i
   // what the per-atom blocks of restart files hold, written with the global restart data and
   // checked before the blocks are read (restart_layout())
-  enum { LAYOUT_SIZE = 8 };
+  enum { LAYOUT_SIZE = 4 };
   void restart_layout(double layout[LAYOUT_SIZE]) const;
   bool skip_peratom_restart = false;    // the file's blocks are another wall's: not read
   int pack_atom(int i, double *buf) const;

@@ -512,6 +512,7 @@ void PairGranularExact::init_style()
                "Pair granular/exact: the history storage cannot change between runs; define the "
                "pair style anew");
   create_history_fix();
+  check_law_changes();
   check_coulomb_setup();
   place_friction_fix();
 
@@ -532,6 +533,57 @@ void PairGranularExact::init_style()
     onerad_dynamic[atom->type[i]] = MAX(onerad_dynamic[atom->type[i]], atom->radius[i]);
   check_radii();
   MPI_Allreduce(&onerad_dynamic[1], &maxrad_dynamic[1], ntypes, MPI_DOUBLE, MPI_MAX, world);
+}
+
+/* ----------------------------------------------------------------------
+   a law changed between runs (or from the one a restart file was written with) so that its
+   contacts would read the state of another law as their own: an error while contacts keep
+   such states (the state of a contact cannot be translated from one law to another)
+------------------------------------------------------------------------- */
+
+int PairGranularExact::state_kind(const Law &lw)
+{
+  if (lw.tangential == TANGENTIAL_CLASSIC || lw.tangential == TANGENTIAL_REFINED) return 0;
+  if (lw.tangential == TANGENTIAL_JAEGER) return 1;
+  const ge::CatalogueLaw &c = lw.cat;
+  return 2 + 64 * static_cast<int>(c.tangential.model) + 8 * static_cast<int>(c.normal.model) +
+      4 * c.yade.rolling.active + 2 * c.yade.twisting.active + c.yade.combined;
+}
+
+int &PairGranularExact::stored_kind(int i, int j)
+{
+  return kind_of_history[i * (atom->ntypes + 1) + j];
+}
+
+void PairGranularExact::check_law_changes()
+{
+  const int ntypes = atom->ntypes;
+  kind_of_history.resize((ntypes + 1) * (ntypes + 1), -1);
+  int changed_i = 0, changed_j = 0;
+  for (int i = 1; i <= ntypes; i++)
+    for (int j = i; j <= ntypes; j++) {
+      const int before = stored_kind(i, j);
+      if (setflag[i][j] && before >= 0 && before != state_kind(law[i][j]) && changed_i == 0) {
+        changed_i = i;
+        changed_j = j;
+      }
+    }
+  if (changed_i > 0) {
+    const bigint held = fix_compact ? fix_compact->entries_held() : fix_neigh->entries_held();
+    bigint held_all = 0;
+    MPI_Allreduce(&held, &held_all, 1, MPI_LMP_BIGINT, MPI_SUM, world);
+    if (held_all > 0)
+      error->all(FLERR,
+                 "Pair granular/exact: pair_coeff {} {} changed the contact law to one that keeps "
+                 "another per-contact state (the tangential model, an hls normal force or the "
+                 "Yade moments) while contacts hold the state of the law they were made with; "
+                 "to switch laws, give 'pair_style none', then the pair style and its pair_coeff "
+                 "again (contacts then start without history)",
+                 changed_i, changed_j);
+  }
+  for (int i = 1; i <= ntypes; i++)
+    for (int j = i; j <= ntypes; j++)
+      stored_kind(i, j) = setflag[i][j] ? state_kind(law[i][j]) : -1;
 }
 
 /* ----------------------------------------------------------------------
@@ -788,6 +840,12 @@ void PairGranularExact::read_restart(FILE *fp)
       }
     }
   }
+  // the stored contacts were made with these laws: a pair_coeff that changes one is checked
+  const int ntypes = atom->ntypes;
+  kind_of_history.assign((ntypes + 1) * (ntypes + 1), -1);
+  for (int i = 1; i <= ntypes; i++)
+    for (int j = i; j <= ntypes; j++)
+      if (setflag[i][j]) stored_kind(i, j) = state_kind(law[i][j]);
 }
 
 void PairGranularExact::write_restart_settings(FILE *fp)

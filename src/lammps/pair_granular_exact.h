@@ -9,6 +9,8 @@
 
 #include "pair.h"
 
+#include <vector>
+
 #include "contact/catalogue_law.hpp"
 #include "contact/coulomb_constraint.hpp"
 #include "contact/jaeger.hpp"
@@ -63,6 +65,9 @@ class PairGranularExact : public Pair {
     return lw.tangential == TANGENTIAL_CATALOGUE &&
         lw.cat.tangential.model == ge::TangentialModel::Coulomb;
   }
+  // Which per-contact state a law keeps (laws of one kind read each other's: classic and
+  // refined; every catalogue model, an hls normal force and the Yade moments have their own).
+  static int state_kind(const Law &lw);
   // the fix that solves the friction of `tangential coulomb` (created on first use)
   class FixCoulombFrictionExact *friction_fix();
 
@@ -109,6 +114,11 @@ class PairGranularExact : public Pair {
   void allocate();
   void create_history_fix();
   void check_radii() const;
+  // the state kind of the law each type pair's stored contacts were made with (-1: none yet);
+  // from the last run's setup, or from the restart file the laws were read from
+  std::vector<int> kind_of_history;
+  int &stored_kind(int i, int j);
+  void check_law_changes();
   bool coulomb_settings(ge::CoulombSolverSettings &settings) const;
   void check_coulomb_setup() const;
   void place_friction_fix();

@@ -277,6 +277,7 @@ TEST(DeckCatalogue, BadPairCoeffIsRejected)
       {"pair_coeff * * hertz 1e7 0.3 1e8 0.2 tangential sliding 0.3", "types 1 1 are one"},
       {"pair_coeff 1 * hertz 1e7 0.3 1e8 0.2 tangential sliding 0.3", "types 1 1 are one"},
       {"pair_coeff 1 1 hls 1000", "hls expects 2 value"},
+      {"pair_coeff 1 1 hls 1000 bogus tangential sliding 0.3", "hls expects <e_n>, 'kU <kU>' or 'variable <S>' after kL, not 'bogus'"},
       {"pair_coeff 1 1 hls 1000 1.5 tangential sliding 0.3", "e_n"},
       {"pair_coeff 1 1 hls 1000 kU 500 tangential sliding 0.3", "kU"},
       {"pair_coeff 1 1 hls 1000 variable -1 tangential sliding 0.3", "S"},
@@ -788,6 +789,7 @@ comm_modify vel yes
       // a second material in the law words would be ignored: the wall's comes with 'wall'
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 2e7 0.2 tangential sliding 0.3 zplane 0 4 wall rigid", "'hertz' takes the spheres' material only"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall 1e7", "wall expects 'rigid' or <E> <nu>"},
+      {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4 wall rigid wall 1e7 0.2", "'wall' is given twice"},
   };
   deck::expect_rejected(setup, cases);
 }

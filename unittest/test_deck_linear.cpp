@@ -131,6 +131,15 @@ TEST(DeckLinear, BadPairCoeffIsRejected)
       {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 capacity 1", "must be an integer >= 2"},
       {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 capacity lots", "lots"},
       {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 memory 5", "unexpected argument 'memory'"},
+      // a missing value names what was expected, not only the word read in its place
+      {"pair_coeff 1 1 hooke 1000 damping viscous tangential classic 800 0.5", "eta_n must be a number >= 0, not 'tangential'"},
+      {"pair_coeff 1 1 hooke nan tangential classic 800 0.5", "kn must be a number > 0, not 'nan'"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 capacity EXACT", "capacity expects an integer M >= 2 or 'exact', not 'EXACT'"},
+      // an option given twice (the last one used to win silently), or out of its place
+      {"pair_coeff 1 1 hooke 1000 tangential refined 800 0.5 onset no onset yes", "'onset' is given twice"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 approx 0.5 approx 1", "'approx' is given twice"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 capacity exact capacity 4", "'capacity' is given twice"},
+      {"pair_coeff 1 1 hooke 1000 tangential classic 800 0.5 damping viscous 1 1", "'damping' is out of place"},
   };
   deck::expect_rejected(setup, cases);
   // (LAMMPS keeps one process-wide plugin list: one instance at a time, hence the scopes)
@@ -140,6 +149,11 @@ TEST(DeckLinear, BadPairCoeffIsRejected)
     EXPECT_NE(lmp.error_of("pair_style granular/exact cutoff -1").find("must be > 0"),
               std::string::npos);
     EXPECT_NE(lmp.error_of("pair_style granular/exact radius 2").find("Unknown pair_style"),
+              std::string::npos);
+    EXPECT_NE(lmp.error_of("pair_style granular/exact cutoff 2 cutoff 3").find("given twice"),
+              std::string::npos);
+    EXPECT_NE(lmp.error_of("pair_style granular/exact history neigh history compact")
+                  .find("'history' is given twice"),
               std::string::npos);
   }
   {

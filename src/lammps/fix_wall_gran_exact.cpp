@@ -112,6 +112,8 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   amplitude = angular_frequency = shear_velocity = 0.0;
   while (iarg < narg) {
     if (strcmp(arg[iarg], "wall") == 0) {
+      if (material_given)
+        error->all(FLERR, "Incorrect fix wall/gran/exact: 'wall' is given twice");
       iarg = apply_wall_material(narg, arg, iarg + 1);
       material_given = true;
     } else if (strcmp(arg[iarg], "wiggle") == 0 || strcmp(arg[iarg], "shear") == 0) {

@@ -392,8 +392,13 @@ void PairGranularExact::settings(int narg, char **arg)
   cutoff_global = -1.0;
   history_mode = HISTORY_NEIGH;
   history_given = false;
+  bool cutoff_given = false;
   int iarg = 0;
   while (iarg < narg) {
+    if ((strcmp(arg[iarg], "history") == 0 && history_given) ||
+        (strcmp(arg[iarg], "cutoff") == 0 && cutoff_given))
+      error->all(FLERR, "Illegal pair_style granular/exact command: '{}' is given twice",
+                 arg[iarg]);
     if (strcmp(arg[iarg], "history") == 0) {
       if (iarg + 2 > narg)
         error->all(FLERR,
@@ -411,6 +416,7 @@ void PairGranularExact::settings(int narg, char **arg)
       if (iarg + 2 > narg)
         error->all(FLERR, "Illegal pair_style granular/exact command: 'cutoff' needs a distance");
       cutoff_global = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      cutoff_given = true;
       if (cutoff_global <= 0.0)
         error->all(FLERR, "Illegal pair_style granular/exact cutoff {}: must be > 0",
                    arg[iarg + 1]);

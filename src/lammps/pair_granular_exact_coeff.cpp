@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 using namespace LAMMPS_NS;
 
@@ -82,9 +83,12 @@ class PairGranularExact::CoeffReader {
   {
     return number(name, [](double v) { return v >= 0.0; }, ">= 0");
   }
+  // (a word that is not a number names the value expected there: a missing value shows up as
+  // the next keyword read in its place)
   template <class Check> double number(const char *name, Check ok, const char *rule)
   {
     const char *text = word();
+    if (!utils::is_double(text)) fail("{} must be a number {}, not '{}'", name, rule, text);
     const double value = utils::numeric(FLERR, text, false, lmp);
     if (!ok(value)) fail("{} = {} must be {}", name, text, rule);
     return value;
@@ -92,9 +96,16 @@ class PairGranularExact::CoeffReader {
   int integer_at_least(const char *name, int low)
   {
     const char *text = word();
+    if (!utils::is_integer(text)) fail("{} must be an integer >= {}, not '{}'", name, low, text);
     const int value = utils::inumeric(FLERR, text, false, lmp);
     if (value < low) fail("{} = {} must be an integer >= {}", name, text, low);
     return value;
+  }
+  // an option of a keyword list given a second time (the last one would silently win)
+  void first_time(const std::string &key, std::vector<std::string> &seen) const
+  {
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) fail("'{}' is given twice", key);
+    seen.push_back(key);
   }
   bool yes_no(const char *name)
   {
@@ -150,7 +161,19 @@ PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int fi
               lw.tangential == TANGENTIAL_JAEGER ? "jaeger" : "linear");
     lw.cat.limit_damping = true;
   }
-  if (!in.done()) in.fail("unexpected argument '{}'; usage: {}", in.peek(), GRAMMAR);
+  if (!in.done()) {
+    // a known word out of its place: say where it goes
+    const std::string word = in.peek();
+    for (const char *option : {"onset", "slip", "direction", "twirl", "projection", "approx",
+                               "capacity", "sweeps", "tol", "warm", "kinematics", "damping",
+                               "rolling", "twisting", "limit_damping"})
+      if (word == option)
+        in.fail("'{}' is out of place: the words go in the order <normal model> [damping ...] "
+                "tangential <model> <args> [its options] [rolling ...] [twisting ...] "
+                "[limit_damping]",
+                word);
+    in.fail("unexpected argument '{}'; usage: {}", word, GRAMMAR);
+  }
   if (lw.tangential == TANGENTIAL_CATALOGUE) check_catalogue_law(in, lw);
   else if (lw.damping == DAMPING_CATALOGUE)
     in.fail("damping '{}' goes with the catalogue tangential models; 'tangential {}' takes "
@@ -213,6 +236,8 @@ void PairGranularExact::parse_normal(CoeffReader &in, Law &lw)
       in.check(ge::validate_hls_variable(kL, S));
       cat.hls = ge::hls_variable(kL, S);
     } else {
+      if (!in.next_is_number())
+        in.fail("hls expects <e_n>, 'kU <kU>' or 'variable <S>' after kL, not '{}'", in.peek());
       const double e_n =
           in.number("e_n", [](double v) { return v > 0.0 && v <= 1.0; }, "in (0, 1]");
       in.check(ge::validate_hls_restitution(kL, e_n));
@@ -302,8 +327,10 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
     const double mu = in.non_negative("mu");
     double lambda = 0.0;
     int capacity = 0;
+    std::vector<std::string> seen;
     while (!in.done() && !in.at_law_option()) {
       const std::string key = in.word();
+      if (key == "approx" || key == "capacity") in.first_time(key, seen);
       if (key == "approx") {
         in.need(1, "approx");
         lambda = in.number("approx lambda", [](double v) { return v >= 0.0 && v <= 2.0; },
@@ -314,6 +341,8 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
           in.word();
           capacity = 0;
         } else {
+          if (!utils::is_integer(in.peek()))
+            in.fail("capacity expects an integer M >= 2 or 'exact', not '{}'", in.peek());
           capacity = in.integer_at_least("capacity M", 2);
         }
       } else {
@@ -349,15 +378,17 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
   const bool refined = lw.tangential == TANGENTIAL_REFINED;
   p.onset = p.slip = p.direction = p.twirl = refined;
   p.projection = true;
+  std::vector<std::string> seen;
   while (!in.done() && !in.at_law_option()) {    // (parse_law checks those)
     const std::string key = in.peek();
     const bool is_switch = key == "onset" || key == "slip" || key == "direction" ||
         key == "twirl" || key == "projection";
-    if (!is_switch) in.fail("unexpected argument '{}'; usage: {}", key, GRAMMAR);
+    if (!is_switch) break;    // (parse_law says what is wrong with it)
     if (!refined)
       in.fail("'{}' is an option of 'tangential refined'; 'tangential classic' takes only <kt> "
               "<mu>",
               key);
+    in.first_time(key, seen);
     in.word();
     if (in.done()) in.fail("{} expects 1 value ('yes' or 'no')", key);
     const bool value = in.yes_no(key.c_str());
@@ -472,8 +503,11 @@ void PairGranularExact::parse_coulomb_options(CoeffReader &in, Law &lw)
 {
   ge::CoulombSolverSettings &c = lw.coulomb;
   c = ge::CoulombSolverSettings();
+  std::vector<std::string> seen;
   while (!in.done() && !in.at_law_option()) {
     const std::string key = in.word();
+    if (key == "sweeps" || key == "tol" || key == "warm" || key == "kinematics")
+      in.first_time(key, seen);
     if (key == "sweeps") {
       in.need(1, "coulomb sweeps");
       c.sweeps = in.integer_at_least("sweeps (most Gauss-Seidel sweeps per step)", 1);

@@ -790,6 +790,9 @@ comm_modify vel yes
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 2e7 0.2 tangential sliding 0.3 zplane 0 4 wall rigid", "'hertz' takes the spheres' material only"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall 1e7", "wall expects 'rigid' or <E> <nu>"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4 wall rigid wall 1e7 0.2", "'wall' is given twice"},
+      // a wall placed inside the packing (it used to throw the sphere out: "Lost atoms")
+      {"create_atoms 1 single 1 1 1\nset group all diameter 1\nset group all density 1\npair_style granular/exact\npair_coeff * * hooke 1000 tangential sliding 0.3\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 2 NULL\nfix i all nve/sphere\nrun 0", "the centre of atom 1 is behind the wall"},
+      {"create_atoms 1 single 1 1 1\nset group all diameter 1\nset group all density 1\npair_style granular/exact\npair_coeff * * hooke 1000 tangential sliding 0.3\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane NULL 0.5\nfix i all nve/sphere\nrun 0", "the centre of atom 1 is behind the wall"},
   };
   deck::expect_rejected(setup, cases);
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace {
@@ -241,6 +242,27 @@ fix integrate all nve/sphere
        "is internal to pair granular/exact: do not define it"},
   };
   deck::expect_rejected(two_spheres, cases);
+}
+
+// A global cutoff below the contact distance loses contacts: the pair style warns.
+TEST(DeckLinear, CutoffBelowContactDistanceWarns)
+{
+  {
+    deck::Lammps lmp("cutoff_warning.log");
+    lmp.command(std::string(deck::kEmptyGranularBox) + R"(
+create_atoms 1 single 1 1 1
+set group all diameter 1.0
+set group all density 1.0
+pair_style granular/exact cutoff 0.5
+pair_coeff * * hooke 1000 tangential classic 800 0.5
+run 0
+)");
+  }
+  std::ifstream log("cutoff_warning.log");
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("WARNING: Pair granular/exact: cutoff 0.5 is less than the largest contact "
+                      "distance of types 1 1"),
+            std::string::npos);
 }
 
 // A pair_coeff between runs, or after read_restart, that changes a type pair's law to one that

@@ -358,7 +358,29 @@ void FixWallGranExact::init()
 
 void FixWallGranExact::setup(int vflag)
 {
+  check_centres_inside();
   post_force(vflag);
+}
+
+// A sphere whose centre is behind a plane or outside the cylinder at the start of a run would
+// overlap the wall by more than its radius and be thrown out at once (LAMMPS then reports lost
+// atoms, which does not name the cause): a wall placed inside the packing is an input error.
+// (A region's side decides which spheres it acts on.)
+void FixWallGranExact::check_centres_inside() const
+{
+  if (wallstyle == REGION) return;
+  const double shift = plane_shift();
+  tagint behind = 0;
+  for (int i = 0; i < atom->nlocal && behind == 0; i++)
+    if ((atom->mask[i] & groupbit) && touch(i, shift).overlap > atom->radius[i])
+      behind = atom->tag[i];
+  tagint any_behind = 0;
+  MPI_Allreduce(&behind, &any_behind, 1, MPI_LMP_TAGINT, MPI_MAX, world);
+  if (any_behind != 0)
+    error->all(FLERR,
+               "Fix {} wall/gran/exact: the centre of atom {} is {} the wall at the start of the "
+               "run; the walls must enclose the spheres of the group",
+               id, any_behind, wallstyle == ZCYLINDER ? "outside" : "behind");
 }
 
 /* ----------------------------------------------------------------------

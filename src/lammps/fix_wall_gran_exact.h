@@ -125,6 +125,7 @@ class FixWallGranExact : public Fix {
   };
   double effective_radius(int i, const Touch &t) const;
   Touch touch(int i, double shift) const;
+  void check_centres_inside() const;
   double plane_shift() const;
   ge::Vec3 normal_rate(int i, const Touch &t) const;
   PointMotion point_motion(const Touch &t, const Motion &whole) const;

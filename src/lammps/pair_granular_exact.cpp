@@ -783,8 +783,17 @@ double PairGranularExact::init_one(int i, int j)
   }
   law[j][i] = law[i][j];
 
-  if (cutoff_global > 0.0) return cutoff_global;
   double cut = maxrad_dynamic[i] + maxrad_dynamic[j];
+  if (cutoff_global > 0.0) {
+    // (the neighbour lists stop at the cutoff: a contact of spheres farther apart is not seen)
+    if (cutoff_global < cut && comm->me == 0)
+      error->warning(FLERR,
+                     "Pair granular/exact: cutoff {} is less than the largest contact distance "
+                     "of types {} {} (the sum of their largest radii, {}): overlapping spheres "
+                     "farther apart than the cutoff have no contact",
+                     cutoff_global, i, j, cut);
+    return cutoff_global;
+  }
   if (cut <= 0.0) {
     // no atoms of these types yet: any positive value that does not shrink the bins
     for (int k = 1; k <= atom->ntypes; k++) cut = MAX(cut, 2.0 * maxrad_dynamic[k]);

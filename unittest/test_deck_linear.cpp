@@ -232,6 +232,11 @@ fix integrate all nve/sphere
       {"pair_style granular/exact history neigh\npair_coeff * * hertz 1e4 0.3 tangential jaeger "
        "0.5\nrun 0",
        "give 'pair_style granular/exact history compact' before the pair_coeff"},
+      // a user's fix under a reserved ID (the messages were LAMMPS' or about pair hybrid)
+      {"pair_style none\nfix GE_NEIGH_HISTORY all nve/sphere\npair_style granular/exact",
+       "the fix ID GE_NEIGH_HISTORY is reserved"},
+      {"fix GE_COULOMB all nve/sphere\npair_coeff * * hooke 1000 tangential coulomb 0.5",
+       "the fix ID GE_COULOMB is reserved"},
       {"pair_coeff * * hooke 1000 tangential classic 800 0.5\nunfix GE_NEIGH_HISTORY_DUMMY\nrun 0",
        "internal fix GE_NEIGH_HISTORY_DUMMY was deleted"},
       {"pair_coeff * * hooke 1000 tangential classic 800 0.5\n"
@@ -244,25 +249,37 @@ fix integrate all nve/sphere
   deck::expect_rejected(two_spheres, cases);
 }
 
-// A global cutoff below the contact distance loses contacts: the pair style warns.
-TEST(DeckLinear, CutoffBelowContactDistanceWarns)
+// Input that is allowed but likely wrong warns: a global cutoff below the contact distance
+// (contacts are lost), a wall's wiggle of a few steps per period (not resolved), a negative
+// Poisson ratio in a wall's law words (named as the wall's, not the pair's).
+TEST(DeckLinear, DoubtfulInputWarns)
 {
   {
-    deck::Lammps lmp("cutoff_warning.log");
-    lmp.command(std::string(deck::kEmptyGranularBox) + R"(
+    deck::Lammps lmp("doubtful_input.log");
+    lmp.command(R"(
+units lj
+atom_style sphere
+boundary p p f
+region box block 0 4 0 4 0 4
+create_box 1 box
+comm_modify vel yes
 create_atoms 1 single 1 1 1
 set group all diameter 1.0
 set group all density 1.0
 pair_style granular/exact cutoff 0.5
 pair_coeff * * hooke 1000 tangential classic 800 0.5
+fix w all wall/gran/exact hertz 1e5 -0.2 tangential sliding 0.5 zplane 0 NULL wall rigid wiggle z 0.1 0.01
 run 0
 )");
   }
-  std::ifstream log("cutoff_warning.log");
+  std::ifstream log("doubtful_input.log");
   const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
-  EXPECT_NE(text.find("WARNING: Pair granular/exact: cutoff 0.5 is less than the largest contact "
-                      "distance of types 1 1"),
-            std::string::npos);
+  for (const char *warning :
+       {"WARNING: Pair granular/exact: cutoff 0.5 is less than the largest contact distance of "
+        "types 1 1",
+        "WARNING: Fix w wall/gran/exact: the wiggle period is only 2 time steps",
+        "WARNING: fix wall/gran/exact: hertz: negative Poisson ratio"})
+    EXPECT_NE(text.find(warning), std::string::npos) << warning;
 }
 
 // A pair_coeff between runs, or after read_restart, that changes a type pair's law to one that

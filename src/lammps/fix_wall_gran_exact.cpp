@@ -346,6 +346,14 @@ void FixWallGranExact::init()
 {
   pair = dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1));
   if (!pair) error->all(FLERR, "Fix wall/gran/exact needs pair granular/exact");
+  // (a wiggle of a few steps per period is not resolved: the wall jumps from step to step)
+  const double steps_per_period =
+      motion == MOTION_WIGGLE ? 2.0 * MY_PI / (angular_frequency * update->dt) : INFINITY;
+  if (steps_per_period < 20.0 && comm->me == 0)
+    error->warning(FLERR,
+                   "Fix {} wall/gran/exact: the wiggle period is only {:.3g} time steps; its "
+                   "motion is not resolved",
+                   id, steps_per_period);
   if (wallstyle == REGION) {
     region = domain->get_region_by_id(region_id);    // it may have been redefined
     if (region == nullptr)

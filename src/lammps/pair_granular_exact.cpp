@@ -81,8 +81,19 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   fix_compact = nullptr;
   id_friction = "GE_COULOMB";
   friction = nullptr;
-  if (modify->get_fix_by_id(id_history) || modify->get_fix_by_id(id_history + "_DUMMY"))
-    error->all(FLERR, "Pair granular/exact can be defined only once (e.g. once in pair hybrid)");
+  for (const std::string &id : {id_history, id_history + "_DUMMY"}) {
+    const Fix *existing = modify->get_fix_by_id(id);
+    if (existing == nullptr) continue;
+    // (another instance's fixes, or a user's fix under the reserved ID)
+    if (utils::strmatch(existing->style, "^NEIGH_HISTORY/EXACT$") ||
+        utils::strmatch(existing->style, "^CONTACT_HISTORY/EXACT$") ||
+        utils::strmatch(existing->style, "^DUMMY$"))
+      error->all(FLERR, "Pair granular/exact can be defined only once (e.g. once in pair hybrid)");
+    error->all(FLERR,
+               "Pair granular/exact: the fix ID {} is reserved for its contact histories; give "
+               "fix {} ({}) another ID",
+               id, existing->id, existing->style);
+  }
   modify->add_fix(id_history + "_DUMMY all DUMMY");
 }
 
@@ -761,7 +772,13 @@ void PairGranularExact::place_friction_fix()
 
 FixCoulombFrictionExact *PairGranularExact::friction_fix()
 {
-  auto *fix = dynamic_cast<FixCoulombFrictionExact *>(modify->get_fix_by_id(id_friction));
+  Fix *existing = modify->get_fix_by_id(id_friction);
+  auto *fix = dynamic_cast<FixCoulombFrictionExact *>(existing);
+  if (existing && fix == nullptr)
+    error->all(FLERR,
+               "Pair granular/exact: the fix ID {} is reserved for its friction solver; give "
+               "fix {} ({}) another ID",
+               id_friction, existing->id, existing->style);
   if (fix == nullptr)
     fix = dynamic_cast<FixCoulombFrictionExact *>(
         modify->add_fix(id_friction + " all COULOMB_FRICTION/EXACT"));

@@ -45,6 +45,7 @@ class PairGranularExact::CoeffReader {
   {
   }
   bool done() const { return pos >= narg; }
+  const char *what() const { return context; }
   bool next_is(const char *word) const { return pos < narg && strcmp(arg[pos], word) == 0; }
   const char *peek() const { return pos < narg ? arg[pos] : ""; }
   // the next word starts an option of the whole law (parse_law reads and checks it)
@@ -217,7 +218,7 @@ void PairGranularExact::parse_normal(CoeffReader &in, Law &lw)
     lw.cat.gbar = ge::hertz_effective_shear_modulus(lw.hertz);
     lw.cat.nubar = 0.5 * (lw.hertz.nu_i + lw.hertz.nu_j);
     if (const char *warning = ge::hertz_warning(lw.hertz))
-      if (comm->me == 0) error->warning(FLERR, "Pair granular/exact: {}", warning);
+      if (comm->me == 0) error->warning(FLERR, "{}: {}", in.what(), warning);
   } else if (strcmp(model, "hls") == 0) {
     lw.normal = NORMAL_HLS;
     cat.model = ge::NORMAL_HLS;

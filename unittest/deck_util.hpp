@@ -200,6 +200,16 @@ comm_modify vel yes
 pair_style granular/exact
 )";
 
+// The same with a box closed in z (for walls), without the pair style.
+const char *const kEmptyWallBox = R"(
+units lj
+atom_style sphere
+boundary p p f
+region box block 0 4 0 4 0 4
+create_box 1 box
+comm_modify vel yes
+)";
+
 // A command that must fail, and a piece of the message it must give.
 struct BadInput {
   const char *command;

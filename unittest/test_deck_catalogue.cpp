@@ -759,14 +759,7 @@ pair_coeff      * * hooke 1000 tangential coulomb 0.5
 // Every malformed fix wall/gran/exact stops with a message that says what is wrong.
 TEST(DeckCatalogue, BadWallFixIsRejected)
 {
-  const std::string setup = R"(
-units lj
-atom_style sphere
-boundary p p f
-region box block 0 4 0 4 0 4
-create_box 1 box
-comm_modify vel yes
-)";
+  const std::string setup = deck::kEmptyWallBox;
   const deck::BadInput cases[] = {
       {"fix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4", "define 'pair_style granular/exact' first"},
       {"pair_style granular/exact\nfix w all wall/gran/exact zplane 0 4", "missing contact law"},

@@ -24,6 +24,15 @@ std::string packing_vars(const std::string &newton, int nsteps, const std::strin
 // the two per-contact stores of the pair style
 const char *const kStores[] = {"neigh", "compact"};
 
+// two touching spheres, integrated, pair style without coefficients
+const std::string kTwoTouchingSpheres = std::string(deck::kEmptyGranularBox) + R"(
+create_atoms 1 single 1 1 1
+create_atoms 1 single 1.9 1 1
+set group all diameter 1.0
+set group all density 1.0
+fix integrate all nve/sphere
+)";
+
 }    // namespace
 
 TEST(DeckLinear, PluginRegistersStyle)
@@ -203,16 +212,9 @@ create_box 1 box
 // fixes cannot be defined by hand (they used to crash at setup).
 TEST(DeckLinear, InternalFixesAreGuarded)
 {
-  const std::string two_spheres = std::string(deck::kEmptyGranularBox) + R"(
-create_atoms 1 single 1 1 1
-create_atoms 1 single 1.9 1 1
-set group all diameter 1.0
-set group all density 1.0
-fix integrate all nve/sphere
-)";
   for (const char *store : kStores) {
     deck::Lammps lmp;
-    lmp.command(two_spheres + "pair_style granular/exact history " + store +
+    lmp.command(kTwoTouchingSpheres + "pair_style granular/exact history " + store +
                 "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5");
     lmp.command("unfix GE_NEIGH_HISTORY");
     EXPECT_NE(lmp.error_of("run 5").find("internal fix GE_NEIGH_HISTORY was deleted"),
@@ -246,7 +248,7 @@ fix integrate all nve/sphere
        "fix mine all NEIGH_HISTORY/EXACT 11\nrun 0",
        "is internal to pair granular/exact: do not define it"},
   };
-  deck::expect_rejected(two_spheres, cases);
+  deck::expect_rejected(kTwoTouchingSpheres, cases);
 }
 
 // Input that is allowed but likely wrong warns: a global cutoff below the contact distance
@@ -256,13 +258,7 @@ TEST(DeckLinear, DoubtfulInputWarns)
 {
   {
     deck::Lammps lmp("doubtful_input.log");
-    lmp.command(R"(
-units lj
-atom_style sphere
-boundary p p f
-region box block 0 4 0 4 0 4
-create_box 1 box
-comm_modify vel yes
+    lmp.command(std::string(deck::kEmptyWallBox) + R"(
 create_atoms 1 single 1 1 1
 set group all diameter 1.0
 set group all density 1.0
@@ -288,17 +284,10 @@ run 0
 // change with no contact open is allowed.
 TEST(DeckLinear, LawChangeWithOpenContactsIsRejected)
 {
-  const std::string two_spheres = std::string(deck::kEmptyGranularBox) + R"(
-create_atoms 1 single 1 1 1
-create_atoms 1 single 1.9 1 1
-set group all diameter 1.0
-set group all density 1.0
-fix integrate all nve/sphere
-)";
   const char *const changed = "changed the contact law to one that keeps another per-contact";
   for (const char *store : kStores) {
     SCOPED_TRACE(store);
-    const std::string start = two_spheres + "pair_style granular/exact history " + store +
+    const std::string start = kTwoTouchingSpheres + "pair_style granular/exact history " + store +
         "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5\n";
     {
       deck::Lammps lmp;

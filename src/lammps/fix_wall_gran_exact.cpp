@@ -4,6 +4,7 @@
 
 #include "fix_wall_gran_exact.h"
 
+#include "an_atom_where.h"
 #include "atom.h"
 #include "comm.h"
 #include "domain.h"
@@ -378,17 +379,14 @@ void FixWallGranExact::check_centres_inside() const
 {
   if (wallstyle == REGION) return;
   const double shift = plane_shift();
-  tagint behind = 0;
-  for (int i = 0; i < atom->nlocal && behind == 0; i++)
-    if ((atom->mask[i] & groupbit) && touch(i, shift).overlap > atom->radius[i])
-      behind = atom->tag[i];
-  tagint any_behind = 0;
-  MPI_Allreduce(&behind, &any_behind, 1, MPI_LMP_TAGINT, MPI_MAX, world);
-  if (any_behind != 0)
+  const tagint behind = an_atom_where(atom, world, [&](int i) {
+    return (atom->mask[i] & groupbit) && touch(i, shift).overlap > atom->radius[i];
+  });
+  if (behind != 0)
     error->all(FLERR,
                "Fix {} wall/gran/exact: the centre of atom {} is {} the wall at the start of the "
                "run; the walls must enclose the spheres of the group",
-               id, any_behind, wallstyle == ZCYLINDER ? "outside" : "behind");
+               id, behind, wallstyle == ZCYLINDER ? "outside" : "behind");
 }
 
 /* ----------------------------------------------------------------------

@@ -13,6 +13,7 @@
 
 #include "pair_granular_exact.h"
 
+#include "an_atom_where.h"
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
@@ -610,16 +611,13 @@ void PairGranularExact::check_law_changes()
 
 void PairGranularExact::check_radii() const
 {
-  tagint without = 0;
-  for (int i = 0; i < atom->nlocal && without == 0; i++)
-    if (!(atom->radius[i] > 0.0)) without = atom->tag[i];
-  tagint an_atom_without = 0;
-  MPI_Allreduce(&without, &an_atom_without, 1, MPI_LMP_TAGINT, MPI_MAX, world);
-  if (an_atom_without != 0)
+  const tagint without =
+      an_atom_where(atom, world, [this](int i) { return !(atom->radius[i] > 0.0); });
+  if (without != 0)
     error->all(FLERR,
                "Pair granular/exact: atom {} has no size (radius <= 0); every atom is a sphere "
                "here: give it a diameter > 0 (set ... diameter)",
-               an_atom_without);
+               without);
 }
 
 /* ----------------------------------------------------------------------

@@ -295,8 +295,10 @@ void FixContactHistoryExact::post_neighbor()
   NeighList *list = pair->list;
   tagint *tag = atom->tag;
 
-  if (maxatom_list < nlocal) {
-    maxatom_list = atom->nmax;
+  // (allocated on every process, even one that holds no atom yet: pre_exchange() takes part in
+  // the collective exchanges only once this exists, and every process must take part)
+  if (firstrecord == nullptr || maxatom_list < nlocal) {
+    maxatom_list = MAX(atom->nmax, 1);
     firstrecord = (bigint **) memory->srealloc(firstrecord, maxatom_list * sizeof(bigint *),
                                                "contact_history:firstrecord");
   }

@@ -12,6 +12,7 @@
 #include "modify.h"
 #include "neigh_list.h"
 #include "pair.h"
+#include "pair_granular_exact.h"
 #include "update.h"
 
 #include <cstring>
@@ -318,6 +319,7 @@ void FixContactHistoryExact::post_neighbor()
     std::swap(pool_size, retired_size);
     blobs_refer_to_pool = false;
   }
+  tally_dropped_contacts();
   pool_used = 0;
   bigint cursor = 0;
   for (int ii = 0; ii < list->inum; ii++) {
@@ -343,6 +345,24 @@ void FixContactHistoryExact::post_neighbor()
         }
         entry += entry_length(entry);
       }
+    }
+  }
+}
+
+// the owned atoms' stored contacts, before the rebuild keeps those that touch (the references
+// are to the retired pool now)
+void FixContactHistoryExact::tally_dropped_contacts()
+{
+  auto *granular = dynamic_cast<PairGranularExact *>(pair);
+  if (granular == nullptr || pair->beyond_contact || !granular->begin_dropped_tally()) return;
+  for (int a = 0; a < atom->nlocal; a++) {
+    const double *entry = blob_pool + blob_offset[a];
+    for (int e = 0; e < npartner[a]; e++) {
+      const tagint partner = static_cast<tagint>(ubuf(entry[0]).i);
+      const double *state = is_reference(entry) ? state_in(retired, referenced_slot(entry))
+                                                : entry + 2;
+      granular->tally_if_dropped(a, partner, state);
+      entry += entry_length(entry);
     }
   }
 }

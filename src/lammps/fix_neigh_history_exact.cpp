@@ -7,6 +7,7 @@
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
+#include "pair_granular_exact.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
@@ -22,6 +23,17 @@ void FixNeighHistoryExact::init()
   if (pair == nullptr)
     error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
   FixNeighHistory::init();
+}
+
+// the owned atoms' stored contacts go to the pair style before the build keeps those that touch
+void FixNeighHistoryExact::post_neighbor()
+{
+  auto *granular = dynamic_cast<PairGranularExact *>(pair);
+  if (granular && !pair->beyond_contact && granular->begin_dropped_tally())
+    for (int a = 0; a < atom->nlocal; a++)
+      for (int m = 0; m < npartner[a]; m++)
+        granular->tally_if_dropped(a, partner[a][m], &valuepartner[a][dnum * m]);
+  FixNeighHistory::post_neighbor();
 }
 
 bigint FixNeighHistoryExact::entries_held() const

@@ -9,6 +9,7 @@
 
 #include "pair.h"
 
+#include <utility>
 #include <vector>
 
 #include "contact/catalogue_law.hpp"
@@ -68,6 +69,12 @@ class PairGranularExact : public Pair {
   // Which per-contact state a law keeps (laws of one kind read each other's: classic and
   // refined; every catalogue model, an hls normal force and the Yade moments have their own).
   static int state_kind(const Law &lw);
+  // For the history stores, just before a neighbour build drops the contacts that no longer
+  // touch: the stored contact of owned atom a with the atom of tag `partner` goes to the work of
+  // ended contacts if the two are apart (as when the force loop sees a contact end). A store
+  // calls begin_dropped_tally() first; it returns false when no law keeps a contact's work.
+  bool begin_dropped_tally();
+  void tally_if_dropped(int a, tagint partner, const double *state);
   // the fix that solves the friction of `tangential coulomb` (created on first use)
   class FixCoulombFrictionExact *friction_fix();
 
@@ -119,6 +126,9 @@ class PairGranularExact : public Pair {
   std::vector<int> kind_of_history;
   int &stored_kind(int i, int j);
   void check_law_changes();
+  // (owned and ghost atoms by tag, for begin_dropped_tally() when LAMMPS keeps no atom map)
+  std::vector<std::pair<tagint, int>> copies_by_tag;
+  int closest_copy(int a, tagint partner) const;
   bool coulomb_settings(ge::CoulombSolverSettings &settings) const;
   void check_coulomb_setup() const;
   void place_friction_fix();

@@ -223,6 +223,8 @@ int FixContactHistoryExact::write_records(int atom_index, double *buf) const
 void FixContactHistoryExact::pre_exchange()
 {
   if (firstrecord == nullptr || pair == nullptr || pair->list == nullptr) return;
+  // (the work of the contacts the next build drops: PairGranularExact::work_before_build)
+  if (auto *granular = dynamic_cast<PairGranularExact *>(pair)) granular->work_before_build();
   tagint *tag = atom->tag;
   const bool to_ghosts = newton_pair != 0;
   const int receivers = to_ghosts ? nall_neigh : nlocal_neigh;
@@ -319,7 +321,6 @@ void FixContactHistoryExact::post_neighbor()
     std::swap(pool_size, retired_size);
     blobs_refer_to_pool = false;
   }
-  tally_dropped_contacts();
   pool_used = 0;
   bigint cursor = 0;
   for (int ii = 0; ii < list->inum; ii++) {
@@ -347,24 +348,7 @@ void FixContactHistoryExact::post_neighbor()
       }
     }
   }
-}
-
-// the owned atoms' stored contacts, before the rebuild keeps those that touch (the references
-// are to the retired pool now)
-void FixContactHistoryExact::tally_dropped_contacts()
-{
-  auto *granular = dynamic_cast<PairGranularExact *>(pair);
-  if (granular == nullptr || pair->beyond_contact || !granular->begin_dropped_tally()) return;
-  for (int a = 0; a < atom->nlocal; a++) {
-    const double *entry = blob_pool + blob_offset[a];
-    for (int e = 0; e < npartner[a]; e++) {
-      const tagint partner = static_cast<tagint>(ubuf(entry[0]).i);
-      const double *state = is_reference(entry) ? state_in(retired, referenced_slot(entry))
-                                                : entry + 2;
-      granular->tally_if_dropped(a, partner, state);
-      entry += entry_length(entry);
-    }
-  }
+  if (auto *granular = dynamic_cast<PairGranularExact *>(pair)) granular->work_after_build();
 }
 
 // the record of a blob entry in the new pool, with EXTRA_ROOM items of headroom: a copy of the

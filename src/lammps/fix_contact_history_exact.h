@@ -211,7 +211,6 @@ class FixContactHistoryExact : public Fix {
   int write_entry(double *dst, double partner_tag, bigint slot) const;
   void append_entry(int atom, tagint partner_tag, bigint slot);
   void append_reference(int atom, tagint partner_tag, bigint slot);
-  void tally_dropped_contacts();
   bigint rebuild_record(const double *entry);
   int write_records(int atom, double *buf) const;
   // call f(i, j, offset) for every record of the current list

@@ -25,15 +25,17 @@ void FixNeighHistoryExact::init()
   FixNeighHistory::init();
 }
 
-// the owned atoms' stored contacts go to the pair style before the build keeps those that touch
+// around a neighbour build: the work of the contacts it drops (PairGranularExact::work_*_build)
+void FixNeighHistoryExact::pre_exchange()
+{
+  if (auto *granular = dynamic_cast<PairGranularExact *>(pair)) granular->work_before_build();
+  FixNeighHistory::pre_exchange();
+}
+
 void FixNeighHistoryExact::post_neighbor()
 {
-  auto *granular = dynamic_cast<PairGranularExact *>(pair);
-  if (granular && !pair->beyond_contact && granular->begin_dropped_tally())
-    for (int a = 0; a < atom->nlocal; a++)
-      for (int m = 0; m < npartner[a]; m++)
-        granular->tally_if_dropped(a, partner[a][m], &valuepartner[a][dnum * m]);
   FixNeighHistory::post_neighbor();
+  if (auto *granular = dynamic_cast<PairGranularExact *>(pair)) granular->work_after_build();
 }
 
 bigint FixNeighHistoryExact::entries_held() const

@@ -33,6 +33,7 @@ class FixNeighHistoryExact : public FixNeighHistory {
  public:
   FixNeighHistoryExact(class LAMMPS *, int, char **);
   void init() override;
+  void pre_exchange() override;
   void post_neighbor() override;
   // contacts with a stored state held by the owned atoms (between runs: since post_run())
   bigint entries_held() const;

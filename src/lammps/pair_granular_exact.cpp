@@ -16,7 +16,6 @@
 #include "an_atom_where.h"
 #include "atom.h"
 #include "comm.h"
-#include "domain.h"
 #include "error.h"
 #include "fix.h"
 #include "fix_dummy.h"
@@ -31,7 +30,6 @@
 #include "neighbor.h"
 #include "update.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -230,6 +228,60 @@ struct CompactStore {
 
 
 }    // namespace
+
+/* ----------------------------------------------------------------------
+   A contact that ends between the last force evaluation and a neighbour build is dropped by the
+   build (it keeps only the pairs that touch then), so the force loop never sees it end. The
+   work the listed contacts hold just before the build less what they hold just after is that
+   of the dropped contacts (each contact counted as the force loop counts it: whole, or half on
+   each of two processes with newton off). Only the linear laws keep a contact's work.
+------------------------------------------------------------------------- */
+
+template <class Store> void PairGranularExact::listed_work(Store store, double sums[2]) const
+{
+  sums[0] = sums[1] = 0.0;
+  if (list == nullptr) return;
+  const int nlocal = atom->nlocal;    // (as at the build: atoms move between processes after)
+  const int newton_pair = force->newton_pair;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const int j = jlist[jj] & NEIGHMASK;
+      if (!store.has(i, jj)) continue;
+      const int tangential = law[atom->type[i]][atom->type[j]].tangential;
+      if (tangential != TANGENTIAL_CLASSIC && tangential != TANGENTIAL_REFINED) continue;
+      const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
+      const double *history = store.peek(i, jj);
+      sums[0] += weight * history[ge::H_WORK_T];
+      sums[1] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
+    }
+  }
+}
+
+void PairGranularExact::listed_work(double sums[2]) const
+{
+  if (history_mode == HISTORY_COMPACT)
+    listed_work(CompactStore{fix_compact}, sums);
+  else
+    listed_work(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue}, sums);
+}
+
+void PairGranularExact::work_before_build()
+{
+  listed_before_valid = any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED);
+  if (listed_before_valid) listed_work(listed_before);
+}
+
+void PairGranularExact::work_after_build()
+{
+  if (!listed_before_valid) return;
+  listed_before_valid = false;
+  double after[2];
+  listed_work(after);
+  ended[0] += listed_before[0] - after[0];
+  ended[1] += listed_before[1] - after[1];
+}
 
 /* ----------------------------------------------------------------------
    pvector (compute pair granular/exact):
@@ -604,63 +656,6 @@ void PairGranularExact::check_law_changes()
   for (int i = 1; i <= ntypes; i++)
     for (int j = i; j <= ntypes; j++)
       stored_kind(i, j) = setflag[i][j] ? state_kind(law[i][j]) : -1;
-}
-
-/* ----------------------------------------------------------------------
-   A contact that ends between the last force evaluation and a neighbour build is dropped by the
-   build (it keeps only pairs that touch then), so the force loop never sees it end: the stores
-   show it here first. Counted once, from the atom with the lower tag (each contact is stored
-   with both of its atoms; over all processes the lower-tag atom's owner holds it), whole.
-   The test is the build's: the closest image of the partner, radsum^2 against rsq.
-------------------------------------------------------------------------- */
-
-bool PairGranularExact::begin_dropped_tally()
-{
-  if (!any_law(TANGENTIAL_CLASSIC) && !any_law(TANGENTIAL_REFINED)) return false;
-  copies_by_tag.clear();
-  if (atom->map_style == Atom::MAP_NONE) {
-    const int nall = atom->nlocal + atom->nghost;
-    copies_by_tag.reserve(nall);
-    for (int i = 0; i < nall; i++) copies_by_tag.emplace_back(atom->tag[i], i);
-    std::sort(copies_by_tag.begin(), copies_by_tag.end());
-  }
-  return true;
-}
-
-// the copy (owned atom or ghost image) of the atom `partner` nearest to atom a, -1 if none
-int PairGranularExact::closest_copy(int a, tagint partner) const
-{
-  if (atom->map_style != Atom::MAP_NONE) {
-    const int b = atom->map(partner);
-    return b < 0 ? -1 : domain->closest_image(a, b);
-  }
-  auto copy = std::lower_bound(copies_by_tag.begin(), copies_by_tag.end(),
-                               std::make_pair(partner, -1));
-  int nearest = -1;
-  double nearest_rsq = 0.0;
-  for (; copy != copies_by_tag.end() && copy->first == partner; ++copy) {
-    const Vec3 dx = ge::vec3(atom->x[a]) - ge::vec3(atom->x[copy->second]);
-    const double rsq = ge::dot(dx, dx);
-    if (nearest < 0 || rsq < nearest_rsq) {
-      nearest = copy->second;
-      nearest_rsq = rsq;
-    }
-  }
-  return nearest;
-}
-
-void PairGranularExact::tally_if_dropped(int a, tagint partner, const double *state)
-{
-  if (atom->tag[a] > partner) return;
-  const int b = closest_copy(a, partner);
-  if (b < 0) return;    // (not even a ghost: its law is not known here, nor is it a neighbour)
-  const Law &lw = law[atom->type[a]][atom->type[b]];
-  if (lw.tangential != TANGENTIAL_CLASSIC && lw.tangential != TANGENTIAL_REFINED) return;
-  const Vec3 dx = ge::vec3(atom->x[a]) - ge::vec3(atom->x[b]);
-  const double radsum = atom->radius[a] + atom->radius[b];
-  if (ge::dot(dx, dx) < radsum * radsum) return;    // still touching: the build keeps it
-  ended[0] += state[ge::H_WORK_T];
-  ended[1] += state[ge::H_DISS_T] + state[ge::H_DISS_DAMP];
 }
 
 /* ----------------------------------------------------------------------

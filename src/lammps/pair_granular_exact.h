@@ -9,7 +9,6 @@
 
 #include "pair.h"
 
-#include <utility>
 #include <vector>
 
 #include "contact/catalogue_law.hpp"
@@ -69,12 +68,13 @@ class PairGranularExact : public Pair {
   // Which per-contact state a law keeps (laws of one kind read each other's: classic and
   // refined; every catalogue model, an hls normal force and the Yade moments have their own).
   static int state_kind(const Law &lw);
-  // For the history stores, just before a neighbour build drops the contacts that no longer
-  // touch: the stored contact of owned atom a with the atom of tag `partner` goes to the work of
-  // ended contacts if the two are apart (as when the force loop sees a contact end). A store
-  // calls begin_dropped_tally() first; it returns false when no law keeps a contact's work.
-  bool begin_dropped_tally();
-  void tally_if_dropped(int a, tagint partner, const double *state);
+  // For the history stores: a neighbour build keeps only the contacts that touch, so one that
+  // ended since the last force evaluation is dropped before the force loop sees it end. The
+  // stores call work_before_build() in pre_exchange() and work_after_build() at the end of
+  // post_neighbor(): the work the listed contacts hold before and after, whose difference is
+  // that of the dropped ones, goes to the work of ended contacts.
+  void work_before_build();
+  void work_after_build();
   // the fix that solves the friction of `tangential coulomb` (created on first use)
   class FixCoulombFrictionExact *friction_fix();
 
@@ -126,9 +126,10 @@ class PairGranularExact : public Pair {
   std::vector<int> kind_of_history;
   int &stored_kind(int i, int j);
   void check_law_changes();
-  // (owned and ghost atoms by tag, for begin_dropped_tally() when LAMMPS keeps no atom map)
-  std::vector<std::pair<tagint, int>> copies_by_tag;
-  int closest_copy(int a, tagint partner) const;
+  double listed_before[2];    // work_before_build(): [tangential work, dissipation]
+  bool listed_before_valid = false;
+  template <class Store> void listed_work(Store store, double sums[2]) const;
+  void listed_work(double sums[2]) const;
   bool coulomb_settings(ge::CoulombSolverSettings &settings) const;
   void check_coulomb_setup() const;
   void place_friction_fix();

@@ -229,6 +229,10 @@ TEST(DeckLinear, InternalFixesAreGuarded)
       // (not an internal fix, but the same two spheres): a sphere without a size
       {"pair_coeff * * hooke 1000 tangential classic 800 0.5\nset atom 2 diameter 0\nrun 0",
        "atom 2 has no size (radius <= 0)"},
+      // a periodic box (4 long) in which a sphere could touch two images of another (diameter
+      // 2.1); their contacts would share one history
+      {"pair_coeff * * hooke 1000 tangential classic 800 0.5\nset group all diameter 2.1\nrun 0",
+       "the periodic box is 4 long along x, at most twice the largest contact distance (2.1)"},
       // Jaeger's law needs the compact store, which 'history neigh' (given, or from a restart
       // file) excludes: the message says what to give
       {"pair_style granular/exact history neigh\npair_coeff * * hertz 1e4 0.3 tangential jaeger "

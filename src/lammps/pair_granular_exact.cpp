@@ -16,6 +16,7 @@
 #include "an_atom_where.h"
 #include "atom.h"
 #include "comm.h"
+#include "domain.h"
 #include "error.h"
 #include "fix.h"
 #include "fix_dummy.h"
@@ -605,6 +606,32 @@ void PairGranularExact::init_style()
     onerad_dynamic[atom->type[i]] = MAX(onerad_dynamic[atom->type[i]], atom->radius[i]);
   check_radii();
   MPI_Allreduce(&onerad_dynamic[1], &maxrad_dynamic[1], ntypes, MPI_DOUBLE, MPI_MAX, world);
+  check_periodic_images();
+}
+
+/* ----------------------------------------------------------------------
+   A sphere can touch two periodic images of another at once where the box is at most twice the
+   largest contact distance long. Both contacts would have the same partner, by which the
+   histories know a contact, and would share one history (LAMMPS' own granular styles too).
+------------------------------------------------------------------------- */
+
+void PairGranularExact::check_periodic_images() const
+{
+  double largest_radius = 0.0;
+  for (int t = 1; t <= atom->ntypes; t++) largest_radius = MAX(largest_radius, maxrad_dynamic[t]);
+  const double reach = 2.0 * (2.0 * largest_radius);    // twice the largest contact distance
+  // the box's edge vectors (h = lx, ly, lz, yz, xz, xy)
+  const double *h = domain->h;
+  const double edge[3] = {h[0], std::sqrt(h[5] * h[5] + h[1] * h[1]),
+                          std::sqrt(h[4] * h[4] + h[3] * h[3] + h[2] * h[2])};
+  for (int d = 0; d < domain->dimension; d++)
+    if (domain->periodicity[d] && edge[d] <= reach)
+      error->all(FLERR,
+                 "Pair granular/exact: the periodic box is {} long along {}, at most twice the "
+                 "largest contact distance ({}): a sphere could touch two images of another at "
+                 "once, and their contacts would share one history; make the box longer (e.g. "
+                 "replicate)",
+                 edge[d], "xyz"[d], 2.0 * largest_radius);
 }
 
 /* ----------------------------------------------------------------------

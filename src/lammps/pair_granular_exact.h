@@ -121,6 +121,7 @@ class PairGranularExact : public Pair {
   void allocate();
   void create_history_fix();
   void check_radii() const;
+  void check_periodic_images() const;
   // the state kind of the law each type pair's stored contacts were made with (-1: none yet);
   // from the last run's setup, or from the restart file the laws were read from
   std::vector<int> kind_of_history;

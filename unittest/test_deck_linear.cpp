@@ -255,6 +255,35 @@ TEST(DeckLinear, InternalFixesAreGuarded)
   deck::expect_rejected(kTwoTouchingSpheres, cases);
 }
 
+// The histories know a contact by its partner's atom ID: deleting an atom with the default
+// 'compress yes' renumbers the others, and the histories would be attached to other partners
+// (silently, before; LAMMPS' own granular styles too). Between runs, an error while contacts
+// are held; 'compress no' keeps the IDs and goes on. Spheres: a far one (ID 1, the one
+// deleted) and two touching (2, 3).
+TEST(DeckLinear, RenumberedAtomsAreRejected)
+{
+  const std::string spheres = std::string(deck::kEmptyGranularBox) +
+      "create_atoms 1 single 3.5 3.5 3.5\ncreate_atoms 1 single 1 1 1\n"
+      "create_atoms 1 single 1.9 1 1\nset group all diameter 1.0\n"
+      "set group all density 1.0\nfix integrate all nve/sphere\ngroup far id 1\n";
+  for (const char *store : kStores) {
+    SCOPED_TRACE(store);
+    const std::string start = spheres + "pair_style granular/exact history " + store +
+        "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5\n";
+    for (const char *deleted : {"far compress yes", "far compress no"}) {
+      SCOPED_TRACE(deleted);
+      deck::Lammps lmp;
+      lmp.command(start);
+      const std::string msg = lmp.error_of(std::string("delete_atoms group ") + deleted +
+                                           "\nrun 5");
+      if (std::string(deleted) == "far compress yes")
+        EXPECT_NE(msg.find("atom IDs were changed since the last run"), std::string::npos) << msg;
+      else
+        EXPECT_EQ(msg, "");
+    }
+  }
+}
+
 // Input that is allowed but likely wrong warns: a global cutoff below the contact distance
 // (contacts are lost), a wall's wiggle of a few steps per period (not resolved), a negative
 // Poisson ratio in a wall's law words (named as the wall's, not the pair's).

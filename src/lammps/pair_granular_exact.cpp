@@ -83,6 +83,13 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   fix_compact = nullptr;
   id_friction = "GE_COULOMB";
   friction = nullptr;
+  id_atom_ids = "GE_ATOM_IDS";
+  if (const Fix *existing = modify->get_fix_by_id(id_atom_ids))
+    if (!utils::strmatch(existing->style, "^property/atom$"))
+      error->all(FLERR,
+                 "Pair granular/exact: the fix ID {} is reserved for the atom IDs of its "
+                 "histories; give fix {} ({}) another ID",
+                 id_atom_ids, existing->id, existing->style);
   for (const std::string &id : {id_history, id_history + "_DUMMY"}) {
     const Fix *existing = modify->get_fix_by_id(id);
     if (existing == nullptr) continue;
@@ -108,6 +115,7 @@ PairGranularExact::~PairGranularExact()
   if (modify->get_fix_by_id(id_history)) modify->delete_fix(id_history);
   if (modify->get_fix_by_id(id_history + "_DUMMY")) modify->delete_fix(id_history + "_DUMMY");
   if (modify->get_fix_by_id(id_friction)) modify->delete_fix(id_friction);
+  if (modify->get_fix_by_id(id_atom_ids)) modify->delete_fix(id_atom_ids);
   if (allocated) {
     memory->destroy(setflag);
     memory->destroy(cutsq);
@@ -585,7 +593,9 @@ void PairGranularExact::init_style()
                "Pair granular/exact: the history storage cannot change between runs; define the "
                "pair style anew");
   create_history_fix();
+  create_atom_id_fix();
   check_law_changes();
+  check_atom_ids();
   check_coulomb_setup();
   place_friction_fix();
 
@@ -667,11 +677,7 @@ void PairGranularExact::check_law_changes()
         changed_j = j;
       }
     }
-  if (changed_i > 0) {
-    const bigint held = fix_compact ? fix_compact->entries_held() : fix_neigh->entries_held();
-    bigint held_all = 0;
-    MPI_Allreduce(&held, &held_all, 1, MPI_LMP_BIGINT, MPI_SUM, world);
-    if (held_all > 0)
+  if (changed_i > 0 && contacts_held() > 0)
       error->all(FLERR,
                  "Pair granular/exact: pair_coeff {} {} changed the contact law to one that keeps "
                  "another per-contact state (the tangential model, an hls normal force or the "
@@ -679,10 +685,55 @@ void PairGranularExact::check_law_changes()
                  "to switch laws, give 'pair_style none', then the pair style and its pair_coeff "
                  "again (contacts then start without history)",
                  changed_i, changed_j);
-  }
   for (int i = 1; i <= ntypes; i++)
     for (int j = i; j <= ntypes; j++)
       stored_kind(i, j) = setflag[i][j] ? state_kind(law[i][j]) : -1;
+}
+
+bigint PairGranularExact::contacts_held() const
+{
+  const bigint held = fix_compact ? fix_compact->entries_held() : fix_neigh->entries_held();
+  bigint held_all = 0;
+  MPI_Allreduce(&held, &held_all, 1, MPI_LMP_BIGINT, MPI_SUM, world);
+  return held_all;
+}
+
+/* ----------------------------------------------------------------------
+   The histories know a contact by its partner's atom ID. Commands between runs that renumber
+   the atoms (delete_atoms with compress yes, reset_atoms id) would attach them to other
+   partners (LAMMPS' own granular styles too): an error while contacts are held. The ID each
+   atom had at the last run's setup travels with it in a fix property/atom (data files do not
+   keep it); atoms created since have none (0). The fix is made at the first run's setup, like
+   the history fix; after read_restart that is the first check, and it only records (a restart
+   file's per-atom data reach a fix made after commands that reorder the atoms out of order, so
+   a comparison then could blame IDs that did not change).
+------------------------------------------------------------------------- */
+
+void PairGranularExact::create_atom_id_fix()
+{
+  atom_ids_recorded = modify->get_fix_by_id(id_atom_ids) != nullptr;
+  if (atom_ids_recorded) return;
+  modify->add_fix(id_atom_ids + " all property/atom d_GE_history_atom_id writedata no");
+}
+
+void PairGranularExact::check_atom_ids()
+{
+  int is_double = 0, columns = 0;
+  const int index = atom->find_custom("GE_history_atom_id", is_double, columns);
+  if (index < 0 || !is_double || columns != 0) return;
+  double *was = atom->dvector[index];
+  const tagint *tag = atom->tag;
+  const tagint renumbered = an_atom_where(
+      atom, world, [&](int i) { return was[i] != 0.0 && was[i] != static_cast<double>(tag[i]); });
+  if (atom_ids_recorded && renumbered != 0 && contacts_held() > 0)
+    error->all(FLERR,
+               "Pair granular/exact: atom IDs were changed since the last run (atom {} had "
+               "another), by delete_atoms with 'compress yes' or reset_atoms id; the contact "
+               "histories know their partners by ID and would be attached to others: use "
+               "'delete_atoms ... compress no', or give 'pair_style none', then the pair style "
+               "and its pair_coeff again to go on without histories",
+               renumbered);
+  for (int i = 0; i < atom->nlocal; i++) was[i] = static_cast<double>(tag[i]);
 }
 
 /* ----------------------------------------------------------------------

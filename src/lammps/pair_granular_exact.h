@@ -127,6 +127,14 @@ class PairGranularExact : public Pair {
   std::vector<int> kind_of_history;
   int &stored_kind(int i, int j);
   void check_law_changes();
+  bigint contacts_held() const;    // stored contacts on all processes (collective)
+  // Each atom's ID when the histories were last keyed by IDs (a fix property/atom created with
+  // the history fix, so the values travel with the atoms): commands that renumber atoms between
+  // runs would attach the histories to other partners (check_atom_ids()).
+  std::string id_atom_ids;
+  bool atom_ids_recorded = false;    // the fix existed before this setup (not made just now)
+  void create_atom_id_fix();
+  void check_atom_ids();
   double listed_before[2];    // work_before_build(): [tangential work, dissipation]
   bool listed_before_valid = false;
   template <class Store> void listed_work(Store store, double sums[2]) const;

@@ -284,6 +284,47 @@ TEST(DeckLinear, RenumberedAtomsAreRejected)
   }
 }
 
+// After read_restart the history fixes are made at the first run's setup, and LAMMPS hands them
+// the file's per-atom data in the order the atoms had when it was read: deleting atoms before
+// that setup gives atoms other atoms' histories. An error that says to give 'run 0' first; with
+// it, the same deletion goes on. Six touching pairs, three atoms deleted.
+TEST(DeckLinear, AtomsDeletedBeforeTheFirstRunAfterRestartAreRejected)
+{
+  std::string pairs = std::string(deck::kEmptyGranularBox);
+  for (int k = 0; k < 6; ++k) {
+    const std::string x = deck::num(0.5 + 1.1 * (k % 3)) + " ";
+    const std::string z = " " + deck::num(1.0 + 1.5 * (k / 3));
+    pairs += "create_atoms 1 single " + x + "1" + z + "\ncreate_atoms 1 single " + x + "1.9" +
+        z + "\n";
+  }
+  pairs += "set group all diameter 1.0\nset group all density 1.0\n"
+           "velocity all create 1.0 1234\nfix integrate all nve/sphere\n";
+  const std::string deletion = "group some id 1 5 9\ndelete_atoms group some compress no\n";
+  for (const char *store : kStores) {
+    SCOPED_TRACE(store);
+    {
+      deck::Lammps lmp;
+      lmp.command(pairs + "pair_style granular/exact history " + store +
+                  "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5\n"
+                  "write_restart deleted_after_restart.restart");
+    }
+    const std::string restarted =
+        "read_restart deleted_after_restart.restart\ncomm_modify vel yes\n"
+        "fix integrate all nve/sphere\n";
+    {
+      deck::Lammps lmp;
+      lmp.command(restarted);
+      const std::string msg = lmp.error_of(deletion + "run 5");
+      EXPECT_NE(msg.find("give 'run 0' right after read_restart"), std::string::npos) << msg;
+    }
+    {
+      deck::Lammps lmp;
+      lmp.command(restarted + "run 0\n" + deletion + "run 5");
+      EXPECT_EQ(lmp.thermo("atoms"), 9.0);
+    }
+  }
+}
+
 // Input that is allowed but likely wrong warns: a global cutoff below the contact distance
 // (contacts are lost), a wall's wiggle of a few steps per period (not resolved), a negative
 // Poisson ratio in a wall's law words (named as the wall's, not the pair's).

@@ -703,10 +703,12 @@ bigint PairGranularExact::contacts_held() const
    the atoms (delete_atoms with compress yes, reset_atoms id) would attach them to other
    partners (LAMMPS' own granular styles too): an error while contacts are held. The ID each
    atom had at the last run's setup travels with it in a fix property/atom (data files do not
-   keep it); atoms created since have none (0). The fix is made at the first run's setup, like
-   the history fix; after read_restart that is the first check, and it only records (a restart
-   file's per-atom data reach a fix made after commands that reorder the atoms out of order, so
-   a comparison then could blame IDs that did not change).
+   keep it); atoms created since have none (0).
+   After read_restart, this fix and the history fix are made at the first run's setup, like
+   LAMMPS' own granular styles make theirs, and LAMMPS hands them the file's per-atom data in
+   the order the atoms had when the file was read: commands that delete, renumber or move atoms
+   between read_restart and that setup would give every atom another atom's history. The IDs
+   in the file show it (also an error, with its own remedy).
 ------------------------------------------------------------------------- */
 
 void PairGranularExact::create_atom_id_fix()
@@ -725,6 +727,14 @@ void PairGranularExact::check_atom_ids()
   const tagint *tag = atom->tag;
   const tagint renumbered = an_atom_where(
       atom, world, [&](int i) { return was[i] != 0.0 && was[i] != static_cast<double>(tag[i]); });
+  if (!atom_ids_recorded && renumbered != 0)
+    error->all(FLERR,
+               "Pair granular/exact: atoms were deleted, renumbered or moved between "
+               "read_restart and the first run (atom {} got another atom's data): the restart "
+               "file's contact histories reach the pair style at that run's setup, in the "
+               "atoms' order when the file was read; give 'run 0' right after read_restart "
+               "(and the pair_coeff, if any), before such commands",
+               renumbered);
   if (atom_ids_recorded && renumbered != 0 && contacts_held() > 0)
     error->all(FLERR,
                "Pair granular/exact: atom IDs were changed since the last run (atom {} had "

@@ -558,8 +558,6 @@ void PairGranularExact::init_style()
                "Pair granular/exact requires ghost atoms to store velocity: use "
                "'comm_modify vel yes'");
 
-  neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
-
   // particles of fix freeze count as immovable in the catalogue's effective mass
   freeze_group_bit = 0;
   auto freezes = modify->get_fix_by_style("^freeze");
@@ -617,6 +615,11 @@ void PairGranularExact::init_style()
   check_radii();
   MPI_Allreduce(&onerad_dynamic[1], &maxrad_dynamic[1], ntypes, MPI_DOUBLE, MPI_MAX, world);
   check_periodic_images();
+
+  // last: a request left by a setup that stopped with an error outlives this pair style in
+  // LAMMPS 2026 (its next setup, after 'pair_style none' and a new pair style, read the freed
+  // pair from it)
+  neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
 }
 
 /* ----------------------------------------------------------------------

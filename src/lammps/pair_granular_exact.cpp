@@ -994,7 +994,13 @@ void PairGranularExact::write_restart(FILE *fp)
   for (int i = 1; i <= atom->ntypes; i++) {
     for (int j = i; j <= atom->ntypes; j++) {
       fwrite(&setflag[i][j], sizeof(int), 1, fp);
-      if (setflag[i][j]) fwrite(&law[i][j], sizeof(Law), 1, fp);
+      if (!setflag[i][j]) continue;
+      // member by member into zeroed bytes: the struct's padding is written as zeros, so the
+      // file does not depend on what memory held before
+      Law written;
+      std::memset(static_cast<void *>(&written), 0, sizeof(Law));
+      written = law[i][j];
+      fwrite(&written, sizeof(Law), 1, fp);
     }
   }
 }

@@ -135,7 +135,7 @@ class PairGranularExact::CoeffReader {
 PairGranularExact::Law PairGranularExact::parse_law(int narg, char **arg, int first,
                                                     const char *context)
 {
-  Law lw;
+  Law lw{};    // (zeroed: a law leaves the members of the others as zeros, not as garbage)
   lw.normal = NORMAL_HOOKE;
   lw.damping = DAMPING_NONE;
   lw.tangential = TANGENTIAL_CLASSIC;

@@ -90,6 +90,8 @@ GE_INLINE HertzParams hertz_params(double E_i, double nu_i, double E_j, double n
 {
   return {E_i, nu_i, E_j, nu_j};
 }
+// Both bodies of one material (the two-number form, or four numbers that repeat it).
+GE_INLINE bool one_material(const HertzParams &p) { return p.E_i == p.E_j && p.nu_i == p.nu_j; }
 
 GE_INLINE const char *validate(const HertzParams &p)
 {

@@ -66,8 +66,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
                       "zcylinder or region); usage: {}", USAGE);
   law = pair->parse_law(style_at, arg, 3, "fix wall/gran/exact");
   // (the wall's own material comes with 'wall <E> <nu>': a second one here would be ignored)
-  if (law.normal == PairGranularExact::NORMAL_HERTZ &&
-      (law.hertz.E_i != law.hertz.E_j || law.hertz.nu_i != law.hertz.nu_j))
+  if (law.normal == PairGranularExact::NORMAL_HERTZ && !ge::one_material(law.hertz))
     error->all(FLERR, "Incorrect fix wall/gran/exact: 'hertz' takes the spheres' material only "
                       "('hertz <E> <nu>'); give the wall's with 'wall <E> <nu>' or 'wall rigid'");
 
@@ -186,8 +185,6 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
     law.cat.gbar = ge::effective_shear_modulus_rigid_wall(E, nu);
     law.cat.nubar = nu;
   } else {
-    if (iarg + 2 > narg)
-      error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
     const double E_w = utils::numeric(FLERR, arg[iarg++], false, lmp);
     const double nu_w = utils::numeric(FLERR, arg[iarg++], false, lmp);
     if (!(E_w > 0.0))

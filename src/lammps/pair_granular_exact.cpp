@@ -246,6 +246,16 @@ struct CompactStore {
    each of two processes with newton off). Only the linear laws keep a contact's work.
 ------------------------------------------------------------------------- */
 
+// [tangential work, dissipation] of a contact's state, times weight, into sums (only the linear
+// laws keep them)
+void PairGranularExact::add_contact_work(const Law &lw, const double *history, double weight,
+                                         double sums[2])
+{
+  if (lw.tangential != TANGENTIAL_CLASSIC && lw.tangential != TANGENTIAL_REFINED) return;
+  sums[0] += weight * history[ge::H_WORK_T];
+  sums[1] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
+}
+
 template <class Store> void PairGranularExact::listed_work(Store store, double sums[2]) const
 {
   sums[0] = sums[1] = 0.0;
@@ -258,12 +268,8 @@ template <class Store> void PairGranularExact::listed_work(Store store, double s
     for (int jj = 0; jj < list->numneigh[i]; jj++) {
       const int j = jlist[jj] & NEIGHMASK;
       if (!store.has(i, jj)) continue;
-      const int tangential = law[atom->type[i]][atom->type[j]].tangential;
-      if (tangential != TANGENTIAL_CLASSIC && tangential != TANGENTIAL_REFINED) continue;
       const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
-      const double *history = store.peek(i, jj);
-      sums[0] += weight * history[ge::H_WORK_T];
-      sums[1] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
+      add_contact_work(law[atom->type[i]][atom->type[j]], store.peek(i, jj), weight, sums);
     }
   }
 }
@@ -377,11 +383,7 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
       if (rsq >= radsum * radsum) {
         if (store.has(i, jj)) {
           // the contact ended: keep its work in the running totals, then forget it
-          if (lw.tangential == TANGENTIAL_CLASSIC || lw.tangential == TANGENTIAL_REFINED) {
-            const double *history = store.peek(i, jj);
-            ended[0] += weight * history[ge::H_WORK_T];
-            ended[1] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
-          }
+          add_contact_work(lw, store.peek(i, jj), weight, ended);
           store.forget(i, jj);
         }
         continue;
@@ -681,16 +683,24 @@ void PairGranularExact::check_law_changes()
       }
     }
   if (changed_i > 0 && contacts_held() > 0)
-      error->all(FLERR,
-                 "Pair granular/exact: pair_coeff {} {} changed the contact law to one that keeps "
-                 "another per-contact state (the tangential model, an hls normal force or the "
-                 "Yade moments) while contacts hold the state of the law they were made with; "
-                 "to switch laws, give 'pair_style none', then the pair style and its pair_coeff "
-                 "again (contacts then start without history)",
-                 changed_i, changed_j);
+    error->all(FLERR,
+               "Pair granular/exact: pair_coeff {} {} changed the contact law to one that keeps "
+               "another per-contact state (the tangential model, an hls normal force or the "
+               "Yade moments) while contacts hold the state of the law they were made with; "
+               "to switch laws, give 'pair_style none', then the pair style and its pair_coeff "
+               "again (contacts then start without history)",
+               changed_i, changed_j);
+  record_law_kinds();
+}
+
+// the state kinds of the laws the stored contacts are made with from now on
+void PairGranularExact::record_law_kinds()
+{
+  const int ntypes = atom->ntypes;
+  kind_of_history.assign((ntypes + 1) * (ntypes + 1), -1);
   for (int i = 1; i <= ntypes; i++)
     for (int j = i; j <= ntypes; j++)
-      stored_kind(i, j) = setflag[i][j] ? state_kind(law[i][j]) : -1;
+      if (setflag[i][j]) stored_kind(i, j) = state_kind(law[i][j]);
 }
 
 bigint PairGranularExact::contacts_held() const
@@ -1022,11 +1032,7 @@ void PairGranularExact::read_restart(FILE *fp)
     }
   }
   // the stored contacts were made with these laws: a pair_coeff that changes one is checked
-  const int ntypes = atom->ntypes;
-  kind_of_history.assign((ntypes + 1) * (ntypes + 1), -1);
-  for (int i = 1; i <= ntypes; i++)
-    for (int j = i; j <= ntypes; j++)
-      if (setflag[i][j]) stored_kind(i, j) = state_kind(law[i][j]);
+  record_law_kinds();
 }
 
 void PairGranularExact::write_restart_settings(FILE *fp)

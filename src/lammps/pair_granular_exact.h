@@ -127,6 +127,7 @@ class PairGranularExact : public Pair {
   std::vector<int> kind_of_history;
   int &stored_kind(int i, int j);
   void check_law_changes();
+  void record_law_kinds();
   bigint contacts_held() const;    // stored contacts on all processes (collective)
   // Each atom's ID when the histories were last keyed by IDs (a fix property/atom created with
   // the history fix, so the values travel with the atoms): commands that renumber atoms between
@@ -137,6 +138,8 @@ class PairGranularExact : public Pair {
   void check_atom_ids();
   double listed_before[2];    // work_before_build(): [tangential work, dissipation]
   bool listed_before_valid = false;
+  static void add_contact_work(const Law &lw, const double *history, double weight,
+                               double sums[2]);
   template <class Store> void listed_work(Store store, double sums[2]) const;
   void listed_work(double sums[2]) const;
   bool coulomb_settings(ge::CoulombSolverSettings &settings) const;

@@ -331,7 +331,7 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
     std::vector<std::string> seen;
     while (!in.done() && !in.at_law_option()) {
       const std::string key = in.word();
-      if (key == "approx" || key == "capacity") in.first_time(key, seen);
+      in.first_time(key, seen);
       if (key == "approx") {
         in.need(1, "approx");
         lambda = in.number("approx lambda", [](double v) { return v >= 0.0 && v <= 2.0; },
@@ -353,7 +353,7 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
       }
     }
     lw.jaeger = ge::jaeger_material(lw.hertz.E_i, lw.hertz.nu_i, mu, lambda, capacity);
-    if (lw.hertz.E_i != lw.hertz.E_j || lw.hertz.nu_i != lw.hertz.nu_j)
+    if (!ge::one_material(lw.hertz))
       in.fail("'tangential jaeger' needs elastically identical spheres: give 'hertz <E> <nu>' "
               "(one material)");
     if (lw.damping == DAMPING_VISCOUS && lw.linear.eta_t < 0.0)
@@ -507,8 +507,7 @@ void PairGranularExact::parse_coulomb_options(CoeffReader &in, Law &lw)
   std::vector<std::string> seen;
   while (!in.done() && !in.at_law_option()) {
     const std::string key = in.word();
-    if (key == "sweeps" || key == "tol" || key == "warm" || key == "kinematics")
-      in.first_time(key, seen);
+    in.first_time(key, seen);
     if (key == "sweeps") {
       in.need(1, "coulomb sweeps");
       c.sweeps = in.integer_at_least("sweeps (most Gauss-Seidel sweeps per step)", 1);
@@ -614,8 +613,7 @@ void PairGranularExact::coeff(int narg, char **arg)
   utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
 
   const Law lw = parse_law(narg, arg, 2);
-  const bool two_materials = lw.normal == NORMAL_HERTZ &&
-      (lw.hertz.E_i != lw.hertz.E_j || lw.hertz.nu_i != lw.hertz.nu_j);
+  const bool two_materials = lw.normal == NORMAL_HERTZ && !ge::one_material(lw.hertz);
   for (int i = ilo; two_materials && i <= ihi; i++)
     if (i >= jlo && i <= jhi)
       error->all(FLERR,

@@ -134,48 +134,48 @@ GE_INLINE DampingParams damping_tsuji_eta(double eta_n)
 
 namespace damping_detail {
 // `message` unless x is finite and >= 0 (a dashpot coefficient or a relaxation time)
-GE_INLINE const char *unless_non_negative(double x, const char *message)
+inline const char *unless_non_negative(double x, const char *message)
 {
   return normal_detail::finite(x) && x >= 0.0 ? nullptr : message;
 }
 // `message` unless 0 < e <= 1 (a restitution coefficient)
-GE_INLINE const char *unless_restitution(double e, const char *message)
+inline const char *unless_restitution(double e, const char *message)
 {
   return normal_detail::finite(e) && e > 0.0 && e <= 1.0 ? nullptr : message;
 }
 }    // namespace damping_detail
 
-GE_INLINE const char *validate_damping_viscous(double eta_n)
+inline const char *validate_damping_viscous(double eta_n)
 {
   return damping_detail::unless_non_negative(eta_n,
                                              "damping viscous: eta_n must be finite and >= 0");
 }
 // e_n = 0 is rejected: the critically damped LSD never returns to delta = 0 (spec 2.2).
-GE_INLINE const char *validate_damping_restitution(double e_n)
+inline const char *validate_damping_restitution(double e_n)
 {
   return damping_detail::unless_restitution(
       e_n, "damping restitution: e_n must be finite with 0 < e_n <= 1");
 }
-GE_INLINE const char *validate_damping_bshp(double A)
+inline const char *validate_damping_bshp(double A)
 {
   return damping_detail::unless_non_negative(A, "damping bshp: A must be finite and >= 0");
 }
-GE_INLINE const char *validate_damping_kk(double eta_n)
+inline const char *validate_damping_kk(double eta_n)
 {
   return damping_detail::unless_non_negative(eta_n, "damping kk: eta_n must be finite and >= 0");
 }
-GE_INLINE const char *validate_damping_tsuji_en(double e_n)
+inline const char *validate_damping_tsuji_en(double e_n)
 {
   return damping_detail::unless_restitution(
       e_n, "damping tsuji en: e_n must be finite with 0 < e_n <= 1");
 }
-GE_INLINE const char *validate_damping_tsuji_eta(double eta_n)
+inline const char *validate_damping_tsuji_eta(double eta_n)
 {
   return damping_detail::unless_non_negative(eta_n,
                                              "damping tsuji eta: eta_n must be finite and >= 0");
 }
 
-GE_INLINE const char *validate(const DampingParams &p)
+inline const char *validate(const DampingParams &p)
 {
   switch (p.model) {
     case DAMPING_NONE: return nullptr;
@@ -200,7 +200,7 @@ GE_INLINE const char *validate(const DampingParams &p)
 // Combinations the spec rejects (2.2 "Combinations we reject", 2.1 N3): restitution needs hooke
 // (no closed form on hertz); bshp, kk, tsuji are defined on the Hertz spring; hls takes no
 // damping (it dissipates through its hysteresis).
-GE_INLINE const char *validate_combination(NormalModel normal, DampingModel damping)
+inline const char *validate_combination(NormalModel normal, DampingModel damping)
 {
   if (normal == NORMAL_HLS && damping != DAMPING_NONE)
     return "hls: damping must be none (hls dissipates through its hysteresis)";

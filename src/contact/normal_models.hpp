@@ -63,7 +63,7 @@ struct HookeParams {
 };
 
 // nullptr if valid, otherwise a message naming the argument and its range (spec 1.5).
-GE_INLINE const char *validate(const HookeParams &p)
+inline const char *validate(const HookeParams &p)
 {
   if (!normal_detail::finite(p.kn) || !(p.kn > 0.0)) return "hooke: kn must be finite and > 0";
   return nullptr;
@@ -93,7 +93,7 @@ GE_INLINE HertzParams hertz_params(double E_i, double nu_i, double E_j, double n
 // Both bodies of one material (the two-number form, or four numbers that repeat it).
 GE_INLINE bool one_material(const HertzParams &p) { return p.E_i == p.E_j && p.nu_i == p.nu_j; }
 
-GE_INLINE const char *validate(const HertzParams &p)
+inline const char *validate(const HertzParams &p)
 {
   using normal_detail::finite;
   if (!finite(p.E_i) || !(p.E_i > 0.0)) return "hertz: E (of I) must be finite and > 0";
@@ -106,7 +106,7 @@ GE_INLINE const char *validate(const HertzParams &p)
 }
 
 // Spec 2.1 N2: -1 < nu < 0 is accepted but deserves a warning (auxetic material). nullptr if none.
-GE_INLINE const char *hertz_warning(const HertzParams &p)
+inline const char *hertz_warning(const HertzParams &p)
 {
   if (p.nu_i < 0.0 || p.nu_j < 0.0)
     return "hertz: negative Poisson ratio (auxetic material) accepted";
@@ -164,7 +164,7 @@ struct HlsParams {
 };
 
 // Raw-argument checks, for the glue before it builds HlsParams (spec 2.1 N3 ranges).
-GE_INLINE const char *validate_hls_restitution(double kL, double e_n)
+inline const char *validate_hls_restitution(double kL, double e_n)
 {
   using normal_detail::finite;
   if (!finite(kL) || !(kL > 0.0)) return "hls: kL must be finite and > 0";
@@ -172,21 +172,21 @@ GE_INLINE const char *validate_hls_restitution(double kL, double e_n)
     return "hls: e_n must be finite with 0 < e_n <= 1";
   return nullptr;
 }
-GE_INLINE const char *validate_hls_constant(double kL, double kU)
+inline const char *validate_hls_constant(double kL, double kU)
 {
   using normal_detail::finite;
   if (!finite(kL) || !(kL > 0.0)) return "hls: kL must be finite and > 0";
   if (!finite(kU) || !(kU >= kL)) return "hls: kU must be finite and >= kL";
   return nullptr;
 }
-GE_INLINE const char *validate_hls_variable(double kL, double S)
+inline const char *validate_hls_variable(double kL, double S)
 {
   using normal_detail::finite;
   if (!finite(kL) || !(kL > 0.0)) return "hls: kL must be finite and > 0";
   if (!finite(S) || !(S >= 0.0)) return "hls: variable S must be finite and >= 0";
   return nullptr;
 }
-GE_INLINE const char *validate(const HlsParams &p)
+inline const char *validate(const HlsParams &p)
 {
   using normal_detail::finite;
   if (!finite(p.kL) || !(p.kL > 0.0)) return "hls: kL must be finite and > 0";
@@ -259,7 +259,7 @@ struct NormalParams {
   HlsParams hls;         // NORMAL_HLS
 };
 
-GE_INLINE const char *validate(const NormalParams &p)
+inline const char *validate(const NormalParams &p)
 {
   switch (p.model) {
     case NORMAL_HOOKE: return validate(p.hooke);

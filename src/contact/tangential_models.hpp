@@ -486,7 +486,7 @@ GE_INLINE void tangential_step(const TangentialParams &p, const TangentialStep &
 // Parameter check (spec 1.5 and the 2.3 table): nullptr if valid, else a message naming the
 // argument and its valid range. Every number must be finite. (Model combinations, e.g. "dd
 // needs hertz", and T9's eta default are the parser's business.)
-GE_INLINE const char *tangential_params_error(const TangentialParams &p)
+inline const char *tangential_params_error(const TangentialParams &p)
 {
   const TangentialModel m = p.model;
   if (m != TangentialModel::Viscous) {

@@ -4,8 +4,14 @@
 
 #include <cmath>
 
-// The one portability macro: host+device inlining under CUDA/HIP/Kokkos, plain inline otherwise.
-#if defined(__CUDACC__) || defined(__HIPCC__)
+// The one portability macro: a kernel function is callable from host and device code. With
+// Kokkos (its headers included before these) it is what Kokkos marks its own functions with, for
+// whichever backend Kokkos was built; under nvcc or hipcc without Kokkos, __host__ __device__;
+// otherwise plain inline. Functions that only the host needs (the validators, which return
+// messages for LAMMPS errors) are plain `inline`.
+#if defined(KOKKOS_INLINE_FUNCTION)
+#define GE_INLINE KOKKOS_INLINE_FUNCTION
+#elif defined(__CUDACC__) || defined(__HIPCC__)
 #define GE_INLINE __host__ __device__ inline
 #else
 #define GE_INLINE inline

@@ -309,7 +309,7 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
 // ---------------------------------------------------------------------------------------------
 // Parameter checks (spec 1.5, 2.4): nullptr if valid, else a message naming the argument and
 // its valid range. Every number must be finite.
-GE_INLINE const char *yade_spring_params_error(const YadeSpringParams &p, bool twisting)
+inline const char *yade_spring_params_error(const YadeSpringParams &p, bool twisting)
 {
   if (!p.active) return nullptr;
   if (p.use_beta) {
@@ -326,7 +326,7 @@ GE_INLINE const char *yade_spring_params_error(const YadeSpringParams &p, bool t
   return nullptr;
 }
 
-GE_INLINE const char *yade_moment_params_error(const YadeMomentParams &p)
+inline const char *yade_moment_params_error(const YadeMomentParams &p)
 {
   if (p.combined) {
     if (!p.rolling.active)
@@ -340,7 +340,7 @@ GE_INLINE const char *yade_moment_params_error(const YadeMomentParams &p)
 
 // `beta` needs a linear tangential stiffness K_s (spec 2.4): kt of T4/T5, kt0 of T10, K_t(delta)
 // of T6/T9 (the caller evaluates it each step). T1-T3, T7 and T8 have none: give `kr` instead.
-GE_INLINE const char *yade_moment_tangential_error(const YadeMomentParams &p, TangentialModel t)
+inline const char *yade_moment_tangential_error(const YadeMomentParams &p, TangentialModel t)
 {
   const bool beta = (p.rolling.active && p.rolling.use_beta) ||
                     (p.twisting.active && p.twisting.use_beta);

@@ -133,7 +133,7 @@ void FixCoulombFrictionExact::init()
 
 /* ---------------------------------------------------------------------- */
 
-void FixCoulombFrictionExact::grow_arrays()
+void FixCoulombFrictionExact::grow_per_atom_arrays()
 {
   if (atom->nmax <= nmax) return;
   nmax = atom->nmax;
@@ -224,7 +224,7 @@ FixCoulombFrictionExact::Contact &FixCoulombFrictionExact::next_contact()
 
 void FixCoulombFrictionExact::begin_contacts()
 {
-  grow_arrays();
+  grow_per_atom_arrays();
   set_mobility(atom->nlocal + atom->nghost);
   if (neighbor->ago == 0 || !owners_known) find_owners();
   setup_step = update->setupflag != 0;
@@ -489,9 +489,14 @@ double FixCoulombFrictionExact::step_alone(Contact &k)
 }
 
 // the steps of two contacts that share no atom, at once (ge::Lanes2): the same as one after the
-// other; returns the larger change squared relative to (mu F_n)^2
+// other; returns the larger change squared relative to (mu F_n)^2. Where the compiler has no
+// two-lane vectors (nvcc compiling this file for a KOKKOS CUDA build), one after the other.
 double FixCoulombFrictionExact::step_together(Contact &a, Contact &b)
 {
+#if !GE_HAVE_LANES2
+  const double relative2_a = step_alone(a), relative2_b = step_alone(b);
+  return relative2_a > relative2_b ? relative2_a : relative2_b;
+#else
   auto lanes = [](double x, double y) { return ge::Lanes2{x, y}; };
   const ge::CoulombSweepTerms<ge::Lanes2> t = ge::coulomb_sweep_lanes(
       ge::coulomb_sweep_terms(a.c, a.coupling), ge::coulomb_sweep_terms(b.c, b.coupling));
@@ -517,6 +522,7 @@ double FixCoulombFrictionExact::step_together(Contact &a, Contact &b)
   a.stick = stick[0] != 0;
   b.stick = stick[1] != 0;
   return relative2[0] > relative2[1] ? relative2[0] : relative2[1];
+#endif
 }
 
 // One projected Gauss-Seidel sweep over this process's contacts (spec 3.4); a contact whose

@@ -110,7 +110,7 @@ class FixCoulombFrictionExact : public Fix {
   double n_contacts, n_stuck, sweeps_used, residual, max_stuck_slip, dissipation_rate;
   double sweeps_total, solves_total;
 
-  void grow_arrays();
+  void grow_per_atom_arrays();
   void set_mobility(int nall);
   void find_owners();
   int totals_index(int j) const;

@@ -1,0 +1,373 @@
+// Contact scenarios that drive every src/contact/ entry point the same way on the host and on a
+// CUDA device: each contact is one independent problem whose movement in every step comes from an
+// integer hash of (contact, step), so the host and the device see the same inputs bit for bit.
+// Used by unittest/device/device_kernels.cu (device == host) and by
+// bench/device/kernel_throughput.cu (contact-steps per second).
+#pragma once
+
+#include "contact/catalogue_law.hpp"
+#include "contact/coulomb_constraint.hpp"
+#include "contact/jaeger.hpp"
+#include "contact/linear_frictional.hpp"
+
+#include <cstdint>
+
+namespace ge_device {
+
+using ge::Vec3;
+
+// ------------------------------------------------------------------------------------------------
+// Inputs: a counter-based generator (splitmix64), exact on host and device.
+
+GE_INLINE std::uint64_t mix(std::uint64_t z)
+{
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// uniform in [-1, 1) from (contact, step, slot); 53 bits, exact in double
+GE_INLINE double uniform(std::uint64_t contact, std::uint64_t step, std::uint64_t slot)
+{
+  const std::uint64_t bits = mix(mix(contact * 0x100000001B3ull + step) ^ (slot * 0xD6E8FEB8ull));
+  return (double) (bits >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+GE_INLINE Vec3 random_vec3(std::uint64_t c, std::uint64_t step, std::uint64_t slot)
+{
+  return {uniform(c, step, slot), uniform(c, step, slot + 1), uniform(c, step, slot + 2)};
+}
+
+GE_INLINE Vec3 unit(const Vec3 &v) { return (1.0 / ge::norm(v)) * v; }
+
+// The geometry of contact c at the end of step k (k = 0: the state it starts from): a normal that
+// wanders, an overlap that breathes around its own mean (always > 0), and a tangential movement
+// of the step that reverses now and then, so contacts stick, slip and unload.
+struct Movement {
+  Vec3 normal;
+  double overlap;       // total overlap, length units of radius 1e-3
+  double approach;      // overlap increase over the step
+  Vec3 d;               // tangential movement of the step (in the end-of-step tangent plane)
+  Vec3 mean_rotation;   // rotation of the contact frame over the step
+  Vec3 rot_i, rot_j;    // rotations of the two spheres over the step
+};
+
+constexpr double kRadius = 1e-3;
+
+GE_INLINE double overlap_at(std::uint64_t c, std::uint64_t k)
+{
+  const double mean = 1e-5 * (1.5 + uniform(c, 0, 90));
+  const double swing = 0.6 * mean * uniform(c, k, 91);
+  return mean + swing;
+}
+
+GE_INLINE Vec3 normal_at(std::uint64_t c, std::uint64_t k)
+{
+  const Vec3 base = unit(random_vec3(c, 0, 10));
+  // a small turn per step, accumulated in closed form so step k needs no loop
+  const Vec3 drift = (1e-3 * (double) k) * unit(random_vec3(c, 0, 20));
+  return unit(base + drift);
+}
+
+GE_INLINE Movement movement(std::uint64_t c, std::uint64_t k)
+{
+  Movement m;
+  m.normal = normal_at(c, k);
+  m.overlap = overlap_at(c, k);
+  m.approach = k == 0 ? 0.0 : m.overlap - overlap_at(c, k - 1);
+  // the scale of the step's tangential movement: up to a few times what the spring holds
+  const double scale = 4e-6 * (uniform(c, k, 30) + (k % 7 < 4 ? 1.2 : -1.2));
+  m.d = scale * ge::project_onto_plane(random_vec3(c, 0, 40) + 0.5 * random_vec3(c, k, 50),
+                                       m.normal);
+  m.rot_i = 2e-3 * random_vec3(c, k, 60);
+  m.rot_j = 2e-3 * random_vec3(c, k, 70);
+  m.mean_rotation = 0.5 * (m.rot_i + m.rot_j);
+  return m;
+}
+
+constexpr double kDt = 1e-6;
+
+// ------------------------------------------------------------------------------------------------
+// The laws of the scenarios.
+
+GE_INLINE ge::LinearParams linear_law(bool refined)
+{
+  ge::LinearParams p = refined ? ge::refined_params(2e5, 1.6e5, 0.4) : ge::classic_params(2e5, 1.6e5, 0.4);
+  p.eta_n = 0.02;
+  p.eta_t = 0.01;
+  return p;
+}
+
+// One catalogue law per tangential model (T1-T10), each on a normal model and dashpot it is
+// valid with, and Yade rolling and twisting moments on two of them.
+enum CatalogueKind : int {
+  CAT_HERTZ_DD_YADE = 0,       // T6 on hertz + tsuji en (exact), rolling and twisting yade
+  CAT_HLS_WALTON_BRAUN = 1,    // T10 on the Walton-Braun hysteretic spring
+  CAT_HOOKE_MAW = 2,           // T5 with Maw's truncation on hooke + restitution
+  CAT_HOOKE_SLIDING = 3,       // T1 on hooke + viscous
+  CAT_HOOKE_VISCOUS = 4,       // T2 on hooke
+  CAT_HERTZ_VISCOUS_SLIDING = 5,    // T3 on hertz + kk
+  CAT_HOOKE_SPRING_SLIDING_YADE = 6,    // T4 on hooke + viscous, rolling yade combined
+  CAT_HERTZ_LTH = 7,           // T7 on hertz + bshp
+  CAT_HERTZ_ZZY = 8,           // T8 on hertz + tsuji eta
+  CAT_HERTZ_TTI = 9,           // T9 on hertz + tsuji en, its dashpot from tsuji's eta_n
+  CAT_KINDS = 10
+};
+
+GE_INLINE void set_hertz(ge::CatalogueLaw &law)
+{
+  const ge::HertzParams h = ge::hertz_params(7e10, 0.25, 5e10, 0.3);
+  law.normal.model = ge::NORMAL_HERTZ;
+  law.normal.Ebar = ge::hertz_effective_modulus(h);
+  law.gbar = ge::hertz_effective_shear_modulus(h);
+  law.nubar = 0.5 * (h.nu_i + h.nu_j);
+}
+
+GE_INLINE void set_hooke(ge::CatalogueLaw &law)
+{
+  law.normal.model = ge::NORMAL_HOOKE;
+  law.normal.hooke.kn = 2e5;
+}
+
+GE_INLINE ge::CatalogueLaw catalogue_law(int kind)
+{
+  using TM = ge::TangentialModel;
+  ge::CatalogueLaw law;
+  ge::TangentialParams &t = law.tangential;
+  t.mu = 0.4;
+  switch (kind) {
+    case CAT_HERTZ_DD_YADE:
+      set_hertz(law);
+      law.damping = ge::damping_tsuji_en(0.8, true);
+      t.model = TM::DD;
+      t.mu = 0.5;
+      t.eta_t = 0.01;
+      law.yade.rolling.active = law.yade.twisting.active = true;
+      law.yade.rolling.use_beta = law.yade.twisting.use_beta = true;
+      law.yade.rolling.k = 0.3;
+      law.yade.twisting.k = 0.2;
+      law.yade.rolling.eta = 0.05;
+      law.yade.twisting.eta = 0.08;
+      break;
+    case CAT_HLS_WALTON_BRAUN:
+      law.normal.model = ge::NORMAL_HLS;
+      law.normal.hls = ge::hls_variable(2e5, 3.0);
+      t.model = TM::WaltonBraun;
+      t.mu = 0.3;
+      t.kt = 1.5e5;
+      break;
+    case CAT_HOOKE_MAW:
+      set_hooke(law);
+      law.damping = ge::damping_restitution(0.7);
+      t.model = TM::SpringDashpot;
+      t.mu = 0.35;
+      t.kt = 1.2e5;
+      t.eta_t = 0.005;
+      t.maw = true;
+      law.limit_damping = true;
+      break;
+    case CAT_HOOKE_SLIDING:
+      set_hooke(law);
+      law.damping = ge::damping_viscous(0.02);
+      t.model = TM::Sliding;
+      break;
+    case CAT_HOOKE_VISCOUS:
+      set_hooke(law);
+      t.model = TM::Viscous;
+      t.eta_t = 0.02;
+      break;
+    case CAT_HERTZ_VISCOUS_SLIDING:
+      set_hertz(law);
+      law.damping = ge::damping_kk(2e3);
+      t.model = TM::ViscousSliding;
+      t.eta_t = 0.5;
+      break;
+    case CAT_HOOKE_SPRING_SLIDING_YADE:
+      set_hooke(law);
+      law.damping = ge::damping_viscous(0.02);
+      t.model = TM::SpringSliding;
+      t.kt = 1.6e5;
+      law.yade.rolling.active = true;
+      law.yade.rolling.k = 2e-3;
+      law.yade.rolling.eta = 0.1;
+      law.yade.combined = true;
+      break;
+    case CAT_HERTZ_LTH:
+      set_hertz(law);
+      law.damping = ge::damping_bshp(1e-6);
+      t.model = TM::LTH;
+      t.eta_t = 0.2;
+      break;
+    case CAT_HERTZ_ZZY:
+      set_hertz(law);
+      law.damping = ge::damping_tsuji_eta(5.0);
+      t.model = TM::ZZY;
+      t.eta_t = 1e-3;
+      break;
+    default:    // CAT_HERTZ_TTI
+      set_hertz(law);
+      law.damping = ge::damping_tsuji_en(0.6, false);
+      t.model = TM::TTI;
+      law.tti_eta_from_tsuji = true;
+      break;
+  }
+  return law;
+}
+
+// nullptr if the law of `kind` is one the parser accepts (host only: the scenarios' own check)
+inline const char *catalogue_law_error(int kind)
+{
+  const ge::CatalogueLaw law = catalogue_law(kind);
+  if (const char *e = ge::validate(law.normal)) return e;
+  if (const char *e = ge::validate(law.damping)) return e;
+  if (const char *e = ge::validate_combination(law.normal.model, law.damping.model)) return e;
+  if (const char *e = ge::tangential_params_error(law.tangential)) return e;
+  if (law.yade.rolling.active || law.yade.twisting.active) {
+    if (const char *e = ge::yade_moment_params_error(law.yade)) return e;
+    if (const char *e = ge::yade_moment_tangential_error(law.yade, law.tangential.model)) return e;
+  }
+  return nullptr;
+}
+
+constexpr int kJaegerCapacity = 8;
+constexpr int kJaegerRoom = kJaegerCapacity + 1;    // a step pushes before it merges
+
+GE_INLINE ge::JaegerMaterial jaeger_law()
+{
+  return ge::jaeger_material(7e10, 0.25, 0.4, 0.0, kJaegerCapacity);
+}
+
+// ------------------------------------------------------------------------------------------------
+// One step of one contact of each family. Each writes what the step gives into out[] (the number
+// of doubles is the family's *_OUTPUTS) and updates the contact's state in place.
+
+constexpr int LINEAR_OUTPUTS = 12;
+GE_INLINE void linear_contact_step(const ge::LinearParams &p, std::uint64_t c, std::uint64_t k,
+                                   double *history, double *out)
+{
+  const Movement m = movement(c, k);
+  ge::LinearStep s;
+  s.normal = m.normal;
+  s.overlap = m.overlap;
+  s.approach = m.approach;
+  s.d = m.d;
+  s.mean_rotation = m.mean_rotation;
+  s.dt = kDt;
+  ge::LinearResult r;
+  if (k == 0) {
+    ge::linear_init_history(history, s.normal, s.overlap);
+    ge::linear_current_force(p, s, history, r);
+  } else {
+    ge::linear_step(p, s, history, r);
+  }
+  out[0] = r.fn;
+  ge::store(r.ft, out + 1);
+  ge::store(r.ft_spring, out + 4);
+  out[7] = r.work_n;
+  out[8] = r.work_t;
+  out[9] = r.work_t_irrev;
+  out[10] = r.diss_damp;
+  out[11] = r.sliding ? 1.0 : 0.0;
+}
+
+constexpr int CATALOGUE_OUTPUTS = 10;
+GE_INLINE void catalogue_contact_step(const ge::CatalogueLaw &law, std::uint64_t c,
+                                      std::uint64_t k, double *state, double *out)
+{
+  const Movement m = movement(c, k);
+  ge::LinearStep ls;
+  ls.normal = m.normal;
+  ls.overlap = m.overlap;
+  ls.approach = m.approach;
+  ls.d = m.d;
+  ls.mean_rotation = m.mean_rotation;
+  ls.dt = kDt;
+  ge::CatalogueStep s;
+  ge::set_kinematics(ls, s);
+  s.rbar = 0.5 * kRadius;
+  s.mbar = 2e-6;
+  s.rot_i = m.rot_i;
+  s.rot_j = m.rot_j;
+  s.radius_i = s.radius_j = kRadius;
+  s.advance = k > 0;
+  ge::CatalogueResult r;
+  ge::catalogue_step(law, s, state, r);
+  out[0] = r.fn;
+  ge::store(r.ft, out + 1);
+  ge::store(r.moment, out + 4);
+  out[7] = r.energy_n;
+  out[8] = r.energy_moment;
+  out[9] = r.sliding ? 1.0 : 0.0;
+}
+
+constexpr int JAEGER_OUTPUTS = 5;
+GE_INLINE void jaeger_contact_step(const ge::JaegerMaterial &mat, std::uint64_t c,
+                                   std::uint64_t k, double *state, ge::JaegerVertex *vertices,
+                                   int *count, double *out)
+{
+  const Movement m = movement(c, k);
+  ge::JaegerInput in;
+  in.normal = m.normal;
+  in.delta = 0.5 * m.overlap;
+  in.translation = -1.0 * m.d;
+  in.mean_rotation = m.mean_rotation;
+  in.R = kRadius;
+  ge::JaegerHistory h{vertices, *count, kJaegerRoom};
+  ge::JaegerResult r;
+  if (k == 0) {
+    ge::jaeger_current_force(mat, in, state, r);
+  } else {
+    ge::jaeger_contact_step(mat, in, state, h, r);
+  }
+  *count = h.count;
+  out[0] = r.N;
+  ge::store(r.T, out + 1);
+  out[4] = r.sliding ? 1.0 : 0.0;
+}
+
+// Coulomb: two free spheres in contact, pressed and sheared; one step is the contact's set-up
+// from the bodies, the warm start from the stored force and `sweeps` projected Gauss-Seidel
+// updates on the pair's own totals (the contact alone: the exact stick or slip force).
+constexpr int COULOMB_OUTPUTS = 5;
+GE_INLINE void coulomb_contact_step(std::uint64_t c, std::uint64_t k, int sweeps, double *stored,
+                                    double *out)
+{
+  const Movement m = movement(c, k);
+  ge::CoulombBody bi, bj;
+  bi.radius = bj.radius = kRadius;
+  bi.x = (kRadius - 0.5 * m.overlap) * m.normal;
+  bj.x = (-(kRadius - 0.5 * m.overlap)) * m.normal;
+  bi.v = (1.0 / kDt) * (-0.5) * m.d;
+  bj.v = (1.0 / kDt) * 0.5 * m.d;
+  bi.omega = (1.0 / kDt) * m.rot_i;
+  bj.omega = (1.0 / kDt) * m.rot_j;
+  const double mass = 8.4e-6, inertia = 0.4 * mass * kRadius * kRadius;
+  bi.inv_mass = bj.inv_mass = 1.0 / mass;
+  bi.inv_inertia = bj.inv_inertia = 1.0 / inertia;
+  const double fn = 2e5 * m.overlap, cap = 0.4 * fn;
+  ge::CoulombContact con;
+  ge::set_coulomb_sphere_contact(con, bi, bj, cap, kDt, ge::CoulombKinematics::Geometric);
+  const ge::CoulombCoupling cp =
+      ge::coulomb_coupling(con, bi.inv_mass, bi.inv_inertia, bj.inv_mass, bj.inv_inertia, 1.0);
+  const ge::CoulombSweepTerms<double> t = ge::coulomb_sweep_terms(con, cp);
+  const Vec3 warm = ge::coulomb_warm_start(ge::vec3(stored), con.normal, cap);
+  double force[3] = {warm.x, warm.y, warm.z};
+  // the pair's totals hold the applied gravity-like load and the warm-started friction
+  double total_i[6] = {0, 0, 0, 0, 0, 0}, total_j[6] = {0, 0, 0, 0, 0, 0};
+  const Vec3 load = 1e-2 * random_vec3(c, k, 80);
+  ge::store(load, total_i);
+  ge::coulomb_add_pair(con, total_i, total_j, warm);
+  double change2 = 0.0;
+  bool stick = true;
+  for (int s = 0; s < sweeps; s++)
+    change2 = ge::coulomb_sweep_step(t, 1.0, force, total_i, total_j, stick);
+  const Vec3 f{force[0], force[1], force[2]};
+  const Vec3 rate = ge::coulomb_rate(con, cp, total_i, total_j);
+  ge::store(f, stored);
+  ge::store(f, out);
+  out[3] = ge::coulomb_step_dissipation(con, f, rate, kDt);
+  out[4] = change2;
+}
+
+}    // namespace ge_device

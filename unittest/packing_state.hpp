@@ -126,9 +126,14 @@ inline std::string packing_commands(const std::string &deck_file, const Law &law
 }
 
 // For a law without velocity-dependent forces on the packing `deck_file`:
-// run 2n == run n + write_restart + read_restart + run n, to roundoff; `redefine` is what the
-// deck sets that a restart file does not hold. Then the deck under mpirun: serial == the
-// in-process run, and 4 ranks (atoms migrate) == serial. `inspect` sees the uninterrupted run.
+// run n + run n in one process == run n + write_restart + read_restart + run n, to roundoff;
+// `redefine` is what the deck sets that a restart file does not hold. The uninterrupted process
+// makes the same run boundary as the restarted one: LAMMPS builds its neighbour lists and ghosts
+// anew at every run's setup, which reorders sums, and in a dense packing that round-off grows
+// (`run 2n` and `run n` + `run n` of the catalogue packing with pressed hls contacts differ by
+// 3.7e-12 after n = 200 more steps; the restart equals the split run to all printed digits).
+// Then the deck under mpirun: serial == the in-process `run 2n`, and 4 ranks (atoms migrate) ==
+// serial. `inspect` sees the in-process `run 2n`.
 inline void expect_restart_and_mpi_invariance(const std::string &deck_file, const Law &law,
                                               const std::string &redefine,
                                               const std::string &prefix, int n,
@@ -143,6 +148,12 @@ inline void expect_restart_and_mpi_invariance(const std::string &deck_file, cons
   {
     deck::Lammps lmp;
     lmp.command(packing_commands(deck_file, law, "on", n) + "run " + std::to_string(n) +
+                "\nrun " + std::to_string(n));
+    write_state(lmp, prefix + "_split");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(packing_commands(deck_file, law, "on", n) + "run " + std::to_string(n) +
                 "\nwrite_restart " + prefix + "_half.restart");
   }
   {
@@ -152,7 +163,7 @@ inline void expect_restart_and_mpi_invariance(const std::string &deck_file, cons
     write_state(lmp, prefix + "_restarted");
   }
   const State uninterrupted = read_state(prefix + "_uninterrupted");
-  expect_same_state(uninterrupted, read_state(prefix + "_restarted"), 1e-12,
+  expect_same_state(read_state(prefix + "_split"), read_state(prefix + "_restarted"), 1e-12,
                     (prefix + ": restart vs uninterrupted").c_str());
 
   const std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +

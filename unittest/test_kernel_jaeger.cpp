@@ -966,6 +966,52 @@ TEST(JaegerKernel, ContactStepDriver)
   EXPECT_EQ(norm(cur.T), 0.0);
 }
 
+// A contact that exists when its history starts, pressed by jaeger_press to delta(N0) with no
+// tangential movement, then driven through the four large steps of the Mindlin-Deresiewicz path
+// by jaeger_contact_step: each gives the closed form (the press is the vertex (delta0, N0, 0));
+// without the press the first step misses T by about a quarter.
+TEST(JaegerKernel, PressedContactFollowsTheClosedForm)
+{
+  const JaegerMaterial m = set_a();
+  const double R = 1.0, C = jaeger_hertz_constant(m, R);
+  const MDPath path{C, kMu, m.kappa, 1.0, 0.6, 2.5};
+  const Vec3 n = (1.0 / 3.0) * Vec3{1, 2, -2};
+  const Vec3 t = (1.0 / std::sqrt(5.0)) * Vec3{2, 0, 1};    // unit, orthogonal to n
+  const struct {
+    double N;
+    bool loading;
+  } steps[] = {{1.75, true}, {2.5, true}, {1.75, false}, {1.0, false}};
+  for (const bool press : {true, false}) {
+    Pair p;
+    const JaegerInput at_rest{n, path.d(path.N0), {0, 0, 0}, {0, 0, 0}, R};
+    if (press) {
+      EXPECT_TRUE(jaeger_press(m, at_rest, p.state, p.h));
+      EXPECT_EQ(p.h.count, 1);
+      EXPECT_EQ(p.h.vertex[0].theta1, 0.0);
+      EXPECT_EQ(p.h.vertex[0].theta2, 0.0);
+      EXPECT_FALSE(jaeger_press(m, at_rest, p.state, p.h));    // a known contact: unchanged
+      JaegerResult setup;
+      jaeger_current_force(m, at_rest, p.state, setup);
+      EXPECT_NEAR(setup.N / path.N0, 1.0, 1e-15);
+      EXPECT_EQ(norm(setup.T), 0.0);
+    }
+    double u_before = 0.0, first_miss = 0.0;
+    for (const auto &st : steps) {
+      const double u = st.loading ? path.u_load(st.N) : path.u_unload(st.N);
+      const double T = st.loading ? path.beta * (st.N - path.N0) : path.T_unload(st.N);
+      // q's contact point moves by 2 du along t (the half-shift du)
+      p.step(m, {n, path.d(st.N), (2.0 * (u - u_before)) * t, {0, 0, 0}, R});
+      u_before = u;
+      const double miss = std::fabs(dot(p.r.T, t) - T) / (m.mu * st.N);
+      if (first_miss == 0.0) first_miss = miss;
+      if (press) EXPECT_LE(miss, 1e-12) << "N " << st.N;
+    }
+    std::printf("%s: |T - closed form| / (mu N) after the first large step %.3g\n",
+                press ? "pressed" : "not pressed", first_miss);
+    if (!press) EXPECT_GT(first_miss, 0.1);
+  }
+}
+
 // ================================================================================================
 // 6. Kuhn's approximation and the bounded capacity (spec 4, 7.5, 7.6)
 

@@ -198,6 +198,34 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
   }
 }
 
+// A contact that exists when its history starts (the setup of a run with no stored state: a
+// packing created or read with overlaps, the first `run`) is recorded as pressed along its normal
+// to its current overlap, quasi-statically and with no tangential movement or rotation: one step
+// of the law with that movement alone. For the Walton-Braun spring (hls) this sets delta_max to
+// the overlap, so a contact that unloads in its first step follows the unloading line of the
+// overlap it was made with, not the loading line; the tangential springs, T10's turning point and
+// the Yade rotations stay zero. A state that is all zero is a contact with no stored state
+// (tangential_models.hpp: all zero = fresh contact); pressing one whose law keeps no state (hooke
+// or hertz with T1-T3) changes nothing. Returns whether it pressed.
+GE_INLINE bool catalogue_state_fresh(const double *state)
+{
+  for (int k = 0; k < CATALOGUE_STATE_SIZE; k++)
+    if (state[k] != 0.0) return false;
+  return true;
+}
+
+GE_INLINE bool catalogue_press(const CatalogueLaw &law, const CatalogueStep &s, double *state)
+{
+  if (!(s.overlap > 0.0) || !catalogue_state_fresh(state)) return false;
+  CatalogueStep pressed = s;
+  pressed.approach_rate = 0.0;
+  pressed.vt = pressed.mean_rotation = pressed.rot_i = pressed.rot_j = Vec3{0, 0, 0};
+  pressed.advance = true;
+  CatalogueResult r;
+  catalogue_step(law, pressed, state, r);
+  return true;
+}
+
 // State entry k changes sign when the pair is seen from the other particle.
 GE_INLINE bool catalogue_state_is_odd(const CatalogueLaw &law, int k)
 {

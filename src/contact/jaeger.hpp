@@ -557,6 +557,27 @@ GE_INLINE void jaeger_contact_step(const JaegerMaterial &m, const JaegerInput &i
   r.sliding = jaeger_detail::on_cone(T, m.mu, r.N);
 }
 
+// A contact that exists when its history starts (the setup of a run with no stored state for
+// it: a packing created or read with overlaps, the first `run`) is recorded as pressed along its
+// normal to its current half-overlap with no tangential movement: the frame from its normal,
+// T = 0 and the one elastic vertex (delta, N, theta = 0) that a monotonic normal loading leaves in
+// the equivalent load history (Kuhn 2011, section 3: the elastic step of Fig. 2 from the origin
+// with D = 0). Its first step then starts from that state, as in Mindlin and Deresiewicz's
+// problem of a contact pressed and then loaded tangentially, instead of taking the whole overlap
+// as formed in that step together with the step's tangential movement. Needs room for one
+// vertex. Returns false, changing nothing, for a contact with a state or not touching.
+GE_INLINE bool jaeger_press(const JaegerMaterial &m, const JaegerInput &in, double state[6],
+                            JaegerHistory &h)
+{
+  if (!(in.delta > 0.0) || jaeger_frame_set(state)) return false;
+  jaeger_frame_init(state, in.normal);
+  h.count = 0;
+  state[4] = state[5] = 0.0;
+  const double no_shift[2] = {0.0, 0.0};
+  jaeger_step(m, jaeger_hertz_constant(m, in.R), in.delta, no_shift, state + 4, h);
+  return true;
+}
+
 // Forces of a contact at its current geometry without advancing it (run setup, single()): the
 // stored force, carried from the frame's normal onto in.normal by the smallest rotation.
 GE_INLINE void jaeger_current_force(const JaegerMaterial &m, const JaegerInput &in,

@@ -476,6 +476,8 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
     c.rot_i = dt * w;
     c.radius_i = c.radius_j = radius;    // Yade: R_j = R_i for a wall (catalogue.md 2.4)
     c.advance = advance;
+    // a contact present at a run's setup with no stored state: pressed to its overlap first
+    if (!advance) ge::catalogue_press(law.cat, c, h);
     ge::CatalogueResult r;
     ge::catalogue_step(law.cat, c, h, r);
     // the friction fix reads this step's cap normal force (it solves at run setup too)

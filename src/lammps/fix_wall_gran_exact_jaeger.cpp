@@ -51,7 +51,9 @@ void FixWallGranExact::jaeger_contact(int i, int slot, const Touch &t, bool adva
   const int count = static_cast<int>(rec[JAEGER_COUNT]);
   int room = (static_cast<int>(rec.size()) - JAEGER_VERTICES) / VERTEX_DOUBLES;
   const int needed = ge::jaeger_room_needed(law.jaeger, count);
-  if (advance && room < needed) {
+  // a step may push a vertex, and so may the press of a new contact at a run's setup
+  const bool fresh = !ge::jaeger_frame_set(rec.data() + JAEGER_STATE);
+  if ((advance || fresh) && room < needed) {
     // double the room (amortised growth), within capacity + 1 when a capacity is set
     room = needed > 2 * room ? needed : 2 * room;
     if (law.jaeger.capacity > 0 && room > law.jaeger.capacity + 1) room = law.jaeger.capacity + 1;
@@ -67,6 +69,11 @@ void FixWallGranExact::jaeger_contact(int i, int slot, const Touch &t, bool adva
     rec[JAEGER_COUNT] = history.count;
     state[ge::JAEGER_STATE_SIZE] = res.sliding ? 1.0 : 0.0;
   } else {
+    // a contact present at a run's setup with no stored state: pressed to its overlap first
+    if (ge::jaeger_press(law.jaeger, in, state, history)) {
+      rec[JAEGER_COUNT] = history.count;
+      state[ge::JAEGER_STATE_SIZE] = 0.0;
+    }
     ge::jaeger_current_force(law.jaeger, in, state, res);
   }
 

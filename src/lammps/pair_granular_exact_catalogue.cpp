@@ -82,8 +82,11 @@ void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, d
                                           double *tally)
 {
   const ge::LinearStep s = contact_step(i, j, g, update->dt);
+  const ge::CatalogueStep cs = catalogue_step_of(i, j, s, advance);
+  // a contact present at a run's setup with no stored state: pressed to its overlap first
+  if (!advance) ge::catalogue_press(lw.cat, cs, state);
   ge::CatalogueResult cr;
-  ge::catalogue_step(lw.cat, catalogue_step_of(i, j, s, advance), state, cr);
+  ge::catalogue_step(lw.cat, cs, state, cr);
   if (lw.cat.tangential.model == ge::TangentialModel::Coulomb)
     hand_to_friction(i, j, s.normal, g.r, state, lw, cr.fn_cap);
 
@@ -142,11 +145,19 @@ void PairGranularExact::coulomb_normal_contact(int i, int j, const Vec3 &dx, dou
   const Vec3 n = (1.0 / r) * dx;
   const double overlap = radius[i] + radius[j] - r;
   const double approach_rate = -ge::dot(ge::vec3(atom->v[i]) - ge::vec3(atom->v[j]), n);
-  // without `advance` (run setup) the hls maximum overlap is only read
+  const double rbar = ge::effective_radius(radius[i], radius[j]), mbar = catalogue_mass(i, j);
+  if (!advance) {
+    // a contact present at a run's setup with no stored state: pressed to its overlap (hls:
+    // its maximum overlap); otherwise the setup only reads the state
+    ge::CatalogueStep pressed;
+    pressed.normal = n;
+    pressed.overlap = overlap;
+    pressed.rbar = rbar;
+    pressed.mbar = mbar;
+    ge::catalogue_press(lw.cat, pressed, state);
+  }
   const ge::CatalogueNormalForce nf =
-      ge::catalogue_normal_force(lw.cat, overlap, approach_rate,
-                                 ge::effective_radius(radius[i], radius[j]), catalogue_mass(i, j),
-                                 state, advance);
+      ge::catalogue_normal_force(lw.cat, overlap, approach_rate, rbar, mbar, state, advance);
   hand_to_friction(i, j, n, r, state, lw, nf.F_cap);
 
   const Vec3 on_i = nf.F_applied * n;

@@ -73,6 +73,11 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
     fixed[6] = res.sliding ? 1.0 : 0.0;
     slot = store->place_header<JAEGER_FIXED_SIZE>(first, history.count, history.room, fixed);
   } else {
+    // a contact present at a run's setup with no stored state: pressed to its overlap first
+    if (ge::jaeger_press(lw.jaeger, in, fixed, history)) {
+      fixed[6] = 0.0;
+      slot = store->place_header<JAEGER_FIXED_SIZE>(first, history.count, history.room, fixed);
+    }
     ge::jaeger_current_force(lw.jaeger, in, fixed, res);
   }
 

@@ -291,6 +291,7 @@ GE_INLINE void catalogue_contact_step(const ge::CatalogueLaw &law, std::uint64_t
   s.rot_j = m.rot_j;
   s.radius_i = s.radius_j = kRadius;
   s.advance = k > 0;
+  if (k == 0) ge::catalogue_press(law, s, state);    // run setup: pressed to its overlap
   ge::CatalogueResult r;
   ge::catalogue_step(law, s, state, r);
   out[0] = r.fn;
@@ -315,7 +316,8 @@ GE_INLINE void jaeger_contact_step(const ge::JaegerMaterial &mat, std::uint64_t 
   in.R = kRadius;
   ge::JaegerHistory h{vertices, *count, kJaegerRoom};
   ge::JaegerResult r;
-  if (k == 0) {
+  if (k == 0) {    // run setup: a contact that exists is pressed to its overlap
+    ge::jaeger_press(mat, in, state, h);
     ge::jaeger_current_force(mat, in, state, r);
   } else {
     ge::jaeger_contact_step(mat, in, state, h, r);

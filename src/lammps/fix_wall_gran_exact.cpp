@@ -445,10 +445,32 @@ Vec3 FixWallGranExact::normal_rate(int i, const Touch &t) const
 }
 
 /* ----------------------------------------------------------------------
-   one sphere-wall contact: the pair law with the wall as partner j (R_j, m_j -> infinity,
-   moving as its wiggle or shear says); the contact frame turns with half the sum of the
-   sphere's and the wall's spin, the limit of the sphere-sphere frame (omega_i + omega_j)/2
+   one sphere-wall contact: the pair law with the wall as body j (R_j, m_j -> infinity, its
+   material point at the contact moving and turning as its wiggle, shear or region says, lever
+   arm 0); the contact frame turns with half the sum of the sphere's and the wall's spin, the
+   limit of the sphere-sphere frame (omega_i + omega_j)/2, and the Yade moments see the
+   sphere's rotation relative to the wall's
 ------------------------------------------------------------------------- */
+
+ge::ContactBodies FixWallGranExact::bodies_of(int i, const Touch &t, bool advance,
+                                              const PointMotion &wall) const
+{
+  const double radius = atom->radius[i];
+  ge::ContactBodies b;
+  b.normal = t.normal;
+  b.overlap = t.overlap;
+  b.v_i = ge::vec3(atom->v[i]);
+  b.v_j = wall.velocity;
+  b.omega_i = ge::vec3(atom->omega[i]);
+  b.omega_j = wall.spin;
+  b.r_i = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
+  b.radius_i = b.radius_j = radius;    // Yade: R_j = R_i for a wall
+  b.rbar = effective_radius(i, t);
+  b.mbar = pair->body_mass(i);         // m_w -> infinity (the sphere's clump, if any)
+  b.dt = update->dt;
+  b.advance = advance;
+  return b;
+}
 
 void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
                                const PointMotion &wall)
@@ -457,52 +479,13 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
     jaeger_contact(i, slot, t, advance, wall);
     return;
   }
-  const double dt = update->dt;
-  const double radius = atom->radius[i];
-  const Vec3 n = t.normal;
-  const Vec3 w = ge::vec3(atom->omega[i]);
-  const double lever = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
-  const ge::LinearStep s = ge::step_from_velocities(
-      n, t.overlap, ge::vec3(atom->v[i]) - wall.velocity, lever * w, 0.5 * (w + wall.spin), dt);
   double *h = history[i] + slot * HISTORY;
-
-  Vec3 fn_vec, ft, moment{0, 0, 0};
-  double energy, moment_energy = 0.0;
-  if (law.tangential == PairGranularExact::TANGENTIAL_CATALOGUE) {
-    ge::CatalogueStep c;
-    ge::set_kinematics(s, c);
-    c.rbar = effective_radius(i, t);
-    c.mbar = pair->body_mass(i);      // m_w -> infinity (the sphere's clump, if any)
-    c.rot_i = dt * w;
-    c.radius_i = c.radius_j = radius;    // Yade: R_j = R_i for a wall (catalogue.md 2.4)
-    c.advance = advance;
-    // a contact present at a run's setup with no stored state: pressed to its overlap first
-    if (!advance) ge::catalogue_press(law.cat, c, h);
-    ge::CatalogueResult r;
-    ge::catalogue_step(law.cat, c, h, r);
-    // the friction fix reads this step's cap normal force (it solves at run setup too)
-    if (law.cat.tangential.model == ge::TangentialModel::Coulomb)
-      h[ge::CS_TANGENTIAL + ge::TS_CF_FN] = r.fn_cap;
-    fn_vec = r.fn * n;
-    ft = r.ft;
-    moment = r.moment;
-    energy = r.energy_n;
-    moment_energy = r.energy_moment;
-  } else {
-    ge::LinearResult r;
-    if (advance) {
-      ge::linear_step(law.linear, s, h, r);
-    } else {
-      if (!ge::linear_history_set(h)) ge::linear_init_history(h, s.normal, s.overlap);
-      ge::linear_current_force(law.linear, s, h, r);
-    }
-    fn_vec = r.fn * n;
-    ft = r.ft;
-    energy = 0.5 * r.fn_elastic * t.overlap;
-  }
-
-  apply_wall_force(i, t, fn_vec + ft, (-lever) * ge::cross(n, ft) - moment, energy);
-  totals[6] += moment_energy;
+  ge::ContactResult r;
+  ge::contact_step(law, bodies_of(i, t, advance, wall), h, nullptr, r);
+  // the friction fix reads this step's cap normal force (it solves at run setup too)
+  if (ge::is_coulomb(law)) h[ge::CS_TANGENTIAL + ge::TS_CF_FN] = r.fn_cap;
+  apply_wall_force(i, t, r.force_i, r.torque_i - r.moment, r.energy_n);
+  totals[6] += r.energy_moment;
 }
 
 // the force and torque of a wall contact on atom i, into the atom, the wall's totals and (with

@@ -138,6 +138,7 @@ class FixWallGranExact : public Fix {
   int slot_of_face(int i, int iwall) const;
   bool touches_region(int i) const;
   // one contact of atom i in a slot, against a wall point moving as `wall` says
+  ge::ContactBodies bodies_of(int i, const Touch &t, bool advance, const PointMotion &wall) const;
   void contact(int i, int slot, const Touch &t, bool advance, const PointMotion &wall);
   void apply_wall_force(int i, const Touch &t, const ge::Vec3 &force_on_i,
                         const ge::Vec3 &torque_on_i, double energy);

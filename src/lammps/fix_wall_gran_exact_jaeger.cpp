@@ -30,21 +30,6 @@ using ge::Vec3;
 void FixWallGranExact::jaeger_contact(int i, int slot, const Touch &t, bool advance,
                                       const PointMotion &wall)
 {
-  const double dt = update->dt;
-  const double radius = atom->radius[i];
-  const Vec3 n = -1.0 * t.normal;            // p -> q
-  const double delta = 0.5 * t.overlap;      // half-overlap
-  const Vec3 bp = (radius - delta) * n;      // to the contact point in the middle of the overlap
-  const Vec3 wp = ge::vec3(atom->omega[i]);
-  const Vec3 vrel = wall.velocity - (ge::vec3(atom->v[i]) + ge::cross(wp, bp));
-
-  ge::JaegerInput in;
-  in.normal = n;
-  in.delta = delta;
-  in.translation = dt * vrel;
-  in.mean_rotation = (0.5 * dt) * (wp + wall.spin);
-  in.R = 2.0 * effective_radius(i, t);    // 2 R_p R_q/(R_p + R_q), R_q the wall's curvature
-
   std::vector<double> &rec = jaeger_records[static_cast<size_t>(i) * nslot + slot];
   if (rec.empty()) rec.assign(JAEGER_VERTICES, 0.0);
   constexpr int VERTEX_DOUBLES = sizeof(ge::JaegerVertex) / sizeof(double);
@@ -60,35 +45,13 @@ void FixWallGranExact::jaeger_contact(int i, int slot, const Touch &t, bool adva
     if (room < needed) room = needed;
     rec.resize(JAEGER_VERTICES + static_cast<size_t>(VERTEX_DOUBLES) * room, 0.0);
   }
+  // [state (JAEGER_STATE_SIZE), sliding flag]: the fixed part of the law's state
   double *state = rec.data() + JAEGER_STATE;
   ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(rec.data() + JAEGER_VERTICES),
                             count, room};
-  ge::JaegerResult res;
-  if (advance) {
-    ge::jaeger_contact_step(law.jaeger, in, state, history, res);
-    rec[JAEGER_COUNT] = history.count;
-    state[ge::JAEGER_STATE_SIZE] = res.sliding ? 1.0 : 0.0;
-  } else {
-    // a contact present at a run's setup with no stored state: pressed to its overlap first
-    if (ge::jaeger_press(law.jaeger, in, state, history)) {
-      rec[JAEGER_COUNT] = history.count;
-      state[ge::JAEGER_STATE_SIZE] = 0.0;
-    }
-    ge::jaeger_current_force(law.jaeger, in, state, res);
-  }
-
-  // viscous terms, as for the pair: the normal force never attracts
-  double N = res.N;
-  Vec3 T = res.T;
-  if (law.damping == PairGranularExact::DAMPING_VISCOUS && dt > 0.0) {
-    N += law.linear.eta_n * (-ge::dot(vrel, n));
-    if (N < 0.0) N = 0.0;
-    T = T + law.linear.eta_t * ge::project_onto_plane(vrel, n);
-  }
-
-  // force on the wall q = N n - T (jaeger.md section 1); on the sphere the opposite
-  const Vec3 force_on_i = T - N * n;
-  // Hertz energy: int N d(2 delta) = (4/5) N delta
-  apply_wall_force(i, t, force_on_i, ge::cross(bp, force_on_i), 0.8 * res.N * delta);
+  ge::ContactResult r;
+  ge::contact_step(law, bodies_of(i, t, advance, wall), state, &history, r);
+  rec[JAEGER_COUNT] = history.count;
+  apply_wall_force(i, t, r.force_i, r.torque_i, r.energy_n);
   totals[5] += rec[JAEGER_COUNT];
 }

@@ -155,25 +155,77 @@ ge::LinearStep PairGranularExact::contact_step(int i, int j, const PairGeometry 
                                   g.ri * wi + g.rj * wj, 0.5 * (wi + wj), dt);
 }
 
-/* ---------------------------------------------------------------------- */
+/* ----------------------------------------------------------------------
+   the pair (i, j) as the contact laws see it (src/contact/contact_law.hpp): i is body i, the
+   normal points from j to i, dx = x_i - x_j. The effective radius and mass only where the law
+   reads them.
+------------------------------------------------------------------------- */
 
-void PairGranularExact::apply_contact(int i, int j, const ge::LinearResult &r,
-                                      const ge::LinearStep &s, const PairGeometry &g, int nlocal,
-                                      int newton_pair)
+ge::ContactBodies PairGranularExact::bodies_of(int i, int j, const Vec3 &dx, double rsq,
+                                               const Law &lw, bool advance) const
 {
-  add_pair_force(i, j, r.fn * s.normal + r.ft, g.dx);
+  const double *radius = atom->radius;
+  ge::ContactBodies b;
+  const double r = std::sqrt(rsq);
+  b.normal = (1.0 / r) * dx;
+  b.overlap = radius[i] + radius[j] - r;
+  b.v_i = ge::vec3(atom->v[i]);
+  b.v_j = ge::vec3(atom->v[j]);
+  b.omega_i = ge::vec3(atom->omega[i]);
+  b.omega_j = ge::vec3(atom->omega[j]);
+  // contact point at the middle of the overlap: for a rigid-body motion of the pair the two
+  // contact points then move together and the tangential movement is exactly zero
+  b.r_i = radius[i] - 0.5 * b.overlap;
+  b.r_j = radius[j] - 0.5 * b.overlap;
+  b.radius_i = radius[i];
+  b.radius_j = radius[j];
+  if (lw.tangential == TANGENTIAL_CATALOGUE || lw.tangential == TANGENTIAL_JAEGER)
+    b.rbar = ge::effective_radius(radius[i], radius[j]);
+  if (lw.tangential == TANGENTIAL_CATALOGUE) b.mbar = catalogue_mass(i, j);
+  b.dt = update->dt;
+  b.advance = advance;
+  return b;
+}
 
-  // torque of the tangential force at the contact point: -r_c n x ft for both particles
+// the forces and torques of a contact step on i and (where this process applies them) on j
+void PairGranularExact::apply_contact(int i, int j, const ge::ContactResult &r, const Vec3 &dx)
+{
+  add_pair_force(i, j, r.force_i, dx);
+  const bool on_j = force->newton_pair || j < atom->nlocal;
   double **torque = atom->torque;
-  const Vec3 nxft = ge::cross(s.normal, r.ft);
-  torque[i][0] -= g.ri * nxft.x;
-  torque[i][1] -= g.ri * nxft.y;
-  torque[i][2] -= g.ri * nxft.z;
-  if (newton_pair || j < nlocal) {
-    torque[j][0] -= g.rj * nxft.x;
-    torque[j][1] -= g.rj * nxft.y;
-    torque[j][2] -= g.rj * nxft.z;
+  torque[i][0] += r.torque_i.x;
+  torque[i][1] += r.torque_i.y;
+  torque[i][2] += r.torque_i.z;
+  if (on_j) {
+    torque[j][0] += r.torque_j.x;
+    torque[j][1] += r.torque_j.y;
+    torque[j][2] += r.torque_j.z;
   }
+  if (ge::is_zero(r.moment)) return;
+  // the Yade moment: -M on i, +M on j
+  torque[i][0] -= r.moment.x;
+  torque[i][1] -= r.moment.y;
+  torque[i][2] -= r.moment.z;
+  if (on_j) {
+    torque[j][0] += r.moment.x;
+    torque[j][1] += r.moment.y;
+    torque[j][2] += r.moment.z;
+  }
+}
+
+// a contact's share of the global vector (see compute()): weight 1, or 1/2 on each of two
+// processes with newton off
+void PairGranularExact::tally_contact(const Law &lw, const ge::ContactResult &r,
+                                      const double *state, double weight, const Vec3 &dx,
+                                      double *tally) const
+{
+  tally[0] += weight * r.energy_n;
+  tally[1] += weight * r.energy_t;
+  add_contact_work(lw, state, weight, tally + 2);
+  tally[4] += weight;
+  tally[5] += weight * (r.sliding ? 1.0 : 0.0);
+  add_branch_force_product(weight, dx, r.force_i, tally + 6);
+  tally[17] += weight * r.energy_moment;
 }
 
 // the force of a contact on i (-on_i on j, where this process applies it) and its virial;
@@ -345,7 +397,6 @@ void PairGranularExact::compute(int eflag, int vflag)
 template <class Store>
 void PairGranularExact::compute_contacts(Store store, bool advance, double *tally)
 {
-  const double dt = update->dt;
   const int nlocal = atom->nlocal;
   const int newton_pair = force->newton_pair;
   double **x = atom->x;
@@ -399,37 +450,22 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
           continue;
         }
       }
+      // (a `tangential coulomb` contact without Yade moments has the fast path above: its pair
+      // force is the normal force alone, without the tangential kinematics of a step)
       double *history = store.get(i, jj);
       const bool flipped = Store::canonical && tag[i] > tag[j];
       if (flipped) flip_state(lw, history);
-      const PairGeometry g = pair_geometry(i, j, dx, rsq);
-      if (lw.tangential == TANGENTIAL_CATALOGUE) {
-        catalogue_contact(i, j, g, history, lw, advance, weight, tally);
-        if (flipped) flip_state(lw, history);
-        continue;
-      }
-
-      const ge::LinearStep s = contact_step(i, j, g, dt);
-      ge::LinearResult r;
-      if (advance) {
-        ge::linear_step(lw.linear, s, history, r);
-      } else {
-        if (!ge::linear_history_set(history)) ge::linear_init_history(history, s.normal, s.overlap);
-        ge::linear_current_force(lw.linear, s, history, r);
-      }
-      apply_contact(i, j, r, s, g, nlocal, newton_pair);
+      const ge::ContactBodies b = bodies_of(i, j, dx, rsq, lw, advance);
+      ge::ContactResult r;
+      ge::contact_step(lw, b, history, nullptr, r);
+      if (is_coulomb(lw))
+        hand_to_friction(i, j, b.normal, std::sqrt(rsq), history, lw, r.fn_cap);
+      apply_contact(i, j, r, dx);
       if (flipped) flip_state(lw, history);
 
       // the global vector is needed on the steps where compute pair (an energy compute)
       // asks for energy: tally only then
-      if (!eflag_global) continue;
-      tally[0] += weight * 0.5 * r.fn_elastic * s.overlap;
-      tally[1] += weight * ge::dot(r.ft_spring, r.ft_spring) / (2.0 * lw.linear.kt);
-      tally[2] += weight * history[ge::H_WORK_T];
-      tally[3] += weight * (history[ge::H_DISS_T] + history[ge::H_DISS_DAMP]);
-      tally[4] += weight;
-      tally[5] += weight * (r.sliding ? 1.0 : 0.0);
-      add_branch_force_product(weight, g.dx, r.fn * s.normal + r.ft, tally + 6);
+      if (eflag_global) tally_contact(lw, r, history, weight, dx, tally);
     }
   }
 }

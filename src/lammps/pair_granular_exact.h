@@ -11,10 +11,7 @@
 
 #include <vector>
 
-#include "contact/catalogue_law.hpp"
-#include "contact/coulomb_constraint.hpp"
-#include "contact/jaeger.hpp"
-#include "contact/linear_frictional.hpp"
+#include "contact/contact_law.hpp"
 
 #include <string>
 
@@ -44,27 +41,15 @@ class PairGranularExact : public Pair {
   double radii2cut(double, double) override;
 #endif
 
-  // one type pair's contact law, as given by pair_coeff (or mixed)
-  struct Law {
-    int normal;        // NORMAL_HOOKE, NORMAL_HERTZ or NORMAL_HLS
-    int damping;       // DAMPING_NONE, _VISCOUS or a catalogue model (DAMPING_CATALOGUE)
-    int tangential;    // TANGENTIAL_CLASSIC, _REFINED, _JAEGER or _CATALOGUE
-    ge::LinearParams linear;     // hooke + classic|refined; its eta_n, eta_t serve every law
-    ge::JaegerMaterial jaeger;   // hertz + jaeger
-    ge::HertzParams hertz;       // hertz: E, nu of type I and of J (one material: repeated)
-    ge::CatalogueLaw cat;        // normal, damping, tangential models, Gbar, nubar, yade
-    ge::CoulombSolverSettings coulomb;    // tangential coulomb: its solver (one for all types)
-  };
+  // one type pair's contact law, as given by pair_coeff (or mixed): the plain law struct the
+  // kernels take (src/contact/contact_law.hpp)
+  using Law = ge::ContactLaw;
   // the contact law of words arg[first, narg) (pair_coeff grammar); `context` names the command
   // in error messages. Also read by fix wall/gran/exact.
   Law parse_law(int narg, char **arg, int first,
                 const char *context = "pair_coeff for granular/exact");
   // the law is `tangential coulomb` (its friction is solved by the friction fix)
-  static bool is_coulomb(const Law &lw)
-  {
-    return lw.tangential == TANGENTIAL_CATALOGUE &&
-        lw.cat.tangential.model == ge::TangentialModel::Coulomb;
-  }
+  static bool is_coulomb(const Law &lw) { return ge::is_coulomb(lw); }
   // Which per-contact state a law keeps (laws of one kind read each other's: classic and
   // refined; every catalogue model, an hls normal force and the Yade moments have their own).
   static int state_kind(const Law &lw);
@@ -87,15 +72,16 @@ class PairGranularExact : public Pair {
   // fixed part of a record of the compact store: a Jaeger contact's frame quaternion (4),
   // tangential force (2) and sliding flag (1), or, with other laws in the same pair style, the
   // state of a linear or catalogue contact
-  static constexpr int JAEGER_FIXED_SIZE = ge::JAEGER_STATE_SIZE + 1;
+  static constexpr int JAEGER_FIXED_SIZE = ge::JAEGER_FIXED_SIZE;
   static constexpr int MAX_FIXED_SIZE = JAEGER_FIXED_SIZE > int(ge::LINEAR_HISTORY_SIZE)
       ? JAEGER_FIXED_SIZE
       : int(ge::LINEAR_HISTORY_SIZE);
 
-  enum { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1, NORMAL_HLS = 2 };
-  enum { DAMPING_NONE = 0, DAMPING_VISCOUS = 1, DAMPING_CATALOGUE = 2 };
-  enum { TANGENTIAL_CLASSIC = 0, TANGENTIAL_REFINED = 1, TANGENTIAL_JAEGER = 2,
-         TANGENTIAL_CATALOGUE = 3 };
+  enum { NORMAL_HOOKE = ge::LAW_HOOKE, NORMAL_HERTZ = ge::LAW_HERTZ, NORMAL_HLS = ge::LAW_HLS };
+  enum { DAMPING_NONE = ge::LAW_DAMPING_NONE, DAMPING_VISCOUS = ge::LAW_DAMPING_VISCOUS,
+         DAMPING_CATALOGUE = ge::LAW_DAMPING_CATALOGUE };
+  enum { TANGENTIAL_CLASSIC = ge::LAW_CLASSIC, TANGENTIAL_REFINED = ge::LAW_REFINED,
+         TANGENTIAL_JAEGER = ge::LAW_JAEGER, TANGENTIAL_CATALOGUE = ge::LAW_CATALOGUE };
 
  protected:
   Law **law;                     // law[itype][jtype]
@@ -181,16 +167,17 @@ class PairGranularExact : public Pair {
   };
   PairGeometry pair_geometry(int i, int j, const ge::Vec3 &dx, double rsq) const;
   ge::LinearStep contact_step(int i, int j, const PairGeometry &g, double dt) const;
-  void catalogue_contact(int i, int j, const PairGeometry &g, double *state, const Law &lw,
-                         bool advance, double weight, double *tally);
+  ge::ContactBodies bodies_of(int i, int j, const ge::Vec3 &dx, double rsq, const Law &lw,
+                              bool advance) const;
+  void apply_contact(int i, int j, const ge::ContactResult &r, const ge::Vec3 &dx);
+  void tally_contact(const Law &lw, const ge::ContactResult &r, const double *state,
+                     double weight, const ge::Vec3 &dx, double *tally) const;
   void coulomb_normal_contact(int i, int j, const ge::Vec3 &dx, double rsq, double *state,
                               const Law &lw, bool advance, double weight, double *tally);
   void hand_to_friction(int i, int j, const ge::Vec3 &normal, double distance, double *state,
                         const Law &lw, double F_cap);
   static void add_branch_force_product(double weight, const ge::Vec3 &l, const ge::Vec3 &force,
                                        double *sum);
-  void apply_contact(int i, int j, const ge::LinearResult &r, const ge::LinearStep &s,
-                     const PairGeometry &g, int nlocal, int newton_pair);
   void add_pair_force(int i, int j, const ge::Vec3 &on_i, const ge::Vec3 &dx);
 };
 

@@ -77,44 +77,6 @@ ge::CatalogueStep PairGranularExact::catalogue_step_of(int i, int j, const ge::L
   return c;
 }
 
-void PairGranularExact::catalogue_contact(int i, int j, const PairGeometry &g, double *state,
-                                          const Law &lw, bool advance, double weight,
-                                          double *tally)
-{
-  const ge::LinearStep s = contact_step(i, j, g, update->dt);
-  const ge::CatalogueStep cs = catalogue_step_of(i, j, s, advance);
-  // a contact present at a run's setup with no stored state: pressed to its overlap first
-  if (!advance) ge::catalogue_press(lw.cat, cs, state);
-  ge::CatalogueResult cr;
-  ge::catalogue_step(lw.cat, cs, state, cr);
-  if (lw.cat.tangential.model == ge::TangentialModel::Coulomb)
-    hand_to_friction(i, j, s.normal, g.r, state, lw, cr.fn_cap);
-
-  ge::LinearResult r;
-  r.fn = cr.fn;
-  r.ft = cr.ft;
-  apply_contact(i, j, r, s, g, atom->nlocal, force->newton_pair);
-  if (lw.cat.yade.rolling.active || lw.cat.yade.twisting.active) {
-    // the Yade moment: -M on i, +M on j
-    double **torque = atom->torque;
-    torque[i][0] -= cr.moment.x;
-    torque[i][1] -= cr.moment.y;
-    torque[i][2] -= cr.moment.z;
-    if (force->newton_pair || j < atom->nlocal) {
-      torque[j][0] += cr.moment.x;
-      torque[j][1] += cr.moment.y;
-      torque[j][2] += cr.moment.z;
-    }
-  }
-
-  if (!eflag_global) return;
-  tally[0] += weight * cr.energy_n;
-  tally[4] += weight;
-  tally[5] += weight * (cr.sliding ? 1.0 : 0.0);
-  add_branch_force_product(weight, g.dx, r.fn * s.normal + r.ft, tally + 6);
-  tally[17] += weight * cr.energy_moment;
-}
-
 /* ----------------------------------------------------------------------
    a touching `tangential coulomb` contact to the friction fix: its cap normal force F_n^c in
    the contact's state (also at run setup: the fix solves then too) and the contact (normal

@@ -25,34 +25,12 @@ using ge::Vec3;
 void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw, bool advance,
                                        double weight, double *tally)
 {
-  double **x = atom->x;
-  double **v = atom->v;
-  double **omega = atom->omega;
-  double *radius = atom->radius;
-  const int nlocal = atom->nlocal;
-  const int newton_pair = force->newton_pair;
-  const double dt = update->dt;
-
+  // the law's body i is p (the Jaeger state is kept as seen from it)
   const bool i_is_p = atom->tag[i] < atom->tag[j];
   const int p = i_is_p ? i : j, q = i_is_p ? j : i;
-  const Vec3 pq = ge::vec3(x[q]) - ge::vec3(x[p]);
-  const double r = ge::norm(pq);
-  const Vec3 n = (1.0 / r) * pq;
-  const double Rp = radius[p], Rq = radius[q];
-  const double delta = 0.5 * (Rp + Rq - r);    // half-overlap (spec section 1)
-
-  // lever arms to the contact point in the middle of the overlap: a rigid-body motion of the pair
-  // moves both contact points alike, so it gives no tangential translation
-  const Vec3 bp = (Rp - delta) * n, bq = (-(Rq - delta)) * n;
-  const Vec3 wp = ge::vec3(omega[p]), wq = ge::vec3(omega[q]);
-  const Vec3 vrel = (ge::vec3(v[q]) + ge::cross(wq, bq)) - (ge::vec3(v[p]) + ge::cross(wp, bp));
-
-  ge::JaegerInput in;
-  in.normal = n;
-  in.delta = delta;
-  in.translation = dt * vrel;
-  in.mean_rotation = (0.5 * dt) * (wp + wq);
-  in.R = 2.0 * Rp * Rq / (Rp + Rq);
+  const Vec3 dx = ge::vec3(atom->x[i]) - ge::vec3(atom->x[j]);
+  const Vec3 dx_pq = i_is_p ? dx : -dx;    // x_p - x_q
+  const ge::ContactBodies b = bodies_of(p, q, dx_pq, ge::dot(dx, dx), lw, advance);
 
   // room for one more vertex; with a capacity M the record never needs more than M + 1
   const int max_room = lw.jaeger.capacity > 0 ? lw.jaeger.capacity + 1 : MAXSMALLINT;
@@ -67,52 +45,25 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
   const bigint first = store->first_item(slot);
   ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(store->items(slot)),
                             store->count(slot), store->room(slot)};
-  ge::JaegerResult res;
-  if (advance) {
-    ge::jaeger_contact_step(lw.jaeger, in, fixed, history, res);
-    fixed[6] = res.sliding ? 1.0 : 0.0;
+  // a step changes the record, and so does the press of a contact with no stored state at a
+  // run's setup
+  const bool changes = advance || !ge::jaeger_frame_set(fixed);
+  ge::ContactResult r;
+  ge::contact_step(lw, b, fixed, &history, r);
+  if (changes)
     slot = store->place_header<JAEGER_FIXED_SIZE>(first, history.count, history.room, fixed);
-  } else {
-    // a contact present at a run's setup with no stored state: pressed to its overlap first
-    if (ge::jaeger_press(lw.jaeger, in, fixed, history)) {
-      fixed[6] = 0.0;
-      slot = store->place_header<JAEGER_FIXED_SIZE>(first, history.count, history.room, fixed);
-    }
-    ge::jaeger_current_force(lw.jaeger, in, fixed, res);
-  }
 
-  // viscous terms, as for the linear laws: the normal force never attracts
-  double N = res.N;
-  Vec3 T = res.T;
-  if (lw.damping == DAMPING_VISCOUS && dt > 0.0) {
-    const double approach_rate = -ge::dot(vrel, n);
-    N = N + lw.linear.eta_n * approach_rate;
-    if (N < 0.0) N = 0.0;
-    T = T + lw.linear.eta_t * ge::project_onto_plane(vrel, n);
+  // on the pair's (i, j): the law's i is p
+  ge::ContactResult on_ij = r;
+  if (!i_is_p) {
+    on_ij.force_i = -r.force_i;
+    on_ij.torque_i = r.torque_j;
+    on_ij.torque_j = r.torque_i;
   }
-
-  // force on q = N n - T (spec section 1), on p the opposite; torques b x F
-  const Vec3 Fq = N * n - T;
-  const Vec3 tq = ge::cross(bq, Fq), tp = ge::cross(bp, -Fq);
-  const Vec3 Fi = i_is_p ? -Fq : Fq;
-  const Vec3 ti = i_is_p ? tp : tq, tj = i_is_p ? tq : tp;
-  const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
-  add_pair_force(i, j, Fi, dx);
-  double **torque = atom->torque;
-  torque[i][0] += ti.x;
-  torque[i][1] += ti.y;
-  torque[i][2] += ti.z;
-  if (newton_pair || j < nlocal) {
-    torque[j][0] += tj.x;
-    torque[j][1] += tj.y;
-    torque[j][2] += tj.z;
-  }
+  apply_contact(i, j, on_ij, dx);
 
   if (!eflag_global) return;
-  tally[0] += weight * 0.8 * res.N * delta;    // Hertz energy: int N d(2 delta) = (4/5) N delta
-  tally[4] += weight;
-  tally[5] += weight * fixed[6];
-  add_branch_force_product(weight, dx, Fi, tally + 6);
+  tally_contact(lw, on_ij, fixed, weight, dx, tally);
   tally[15] += weight * history.count;
   tally[16] += weight;
 }

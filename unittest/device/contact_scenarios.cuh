@@ -5,10 +5,7 @@
 // bench/device/kernel_throughput.cu (contact-steps per second).
 #pragma once
 
-#include "contact/catalogue_law.hpp"
-#include "contact/coulomb_constraint.hpp"
-#include "contact/jaeger.hpp"
-#include "contact/linear_frictional.hpp"
+#include "contact/contact_law.hpp"
 
 #include <cstdint>
 
@@ -239,93 +236,81 @@ GE_INLINE ge::JaegerMaterial jaeger_law()
 }
 
 // ------------------------------------------------------------------------------------------------
-// One step of one contact of each family. Each writes what the step gives into out[] (the number
-// of doubles is the family's *_OUTPUTS) and updates the contact's state in place.
-
-constexpr int LINEAR_OUTPUTS = 12;
-GE_INLINE void linear_contact_step(const ge::LinearParams &p, std::uint64_t c, std::uint64_t k,
-                                   double *history, double *out)
+// The laws of the scenarios as the one kernel entry takes them (contact_law.hpp).
+GE_INLINE ge::ContactLaw linear_contact_law(bool refined)
 {
-  const Movement m = movement(c, k);
-  ge::LinearStep s;
-  s.normal = m.normal;
-  s.overlap = m.overlap;
-  s.approach = m.approach;
-  s.d = m.d;
-  s.mean_rotation = m.mean_rotation;
-  s.dt = kDt;
-  ge::LinearResult r;
-  if (k == 0) {
-    ge::linear_init_history(history, s.normal, s.overlap);
-    ge::linear_current_force(p, s, history, r);
-  } else {
-    ge::linear_step(p, s, history, r);
-  }
-  out[0] = r.fn;
-  ge::store(r.ft, out + 1);
-  ge::store(r.ft_spring, out + 4);
-  out[7] = r.work_n;
-  out[8] = r.work_t;
-  out[9] = r.work_t_irrev;
-  out[10] = r.diss_damp;
-  out[11] = r.sliding ? 1.0 : 0.0;
+  ge::ContactLaw law;
+  law.tangential = refined ? ge::LAW_REFINED : ge::LAW_CLASSIC;
+  law.damping = ge::LAW_DAMPING_VISCOUS;
+  law.linear = linear_law(refined);
+  return law;
 }
 
-constexpr int CATALOGUE_OUTPUTS = 10;
-GE_INLINE void catalogue_contact_step(const ge::CatalogueLaw &law, std::uint64_t c,
-                                      std::uint64_t k, double *state, double *out)
+GE_INLINE ge::ContactLaw jaeger_contact_law()
 {
-  const Movement m = movement(c, k);
-  ge::LinearStep ls;
-  ls.normal = m.normal;
-  ls.overlap = m.overlap;
-  ls.approach = m.approach;
-  ls.d = m.d;
-  ls.mean_rotation = m.mean_rotation;
-  ls.dt = kDt;
-  ge::CatalogueStep s;
-  ge::set_kinematics(ls, s);
-  s.rbar = 0.5 * kRadius;
-  s.mbar = 2e-6;
-  s.rot_i = m.rot_i;
-  s.rot_j = m.rot_j;
-  s.radius_i = s.radius_j = kRadius;
-  s.advance = k > 0;
-  if (k == 0) ge::catalogue_press(law, s, state);    // run setup: pressed to its overlap
-  ge::CatalogueResult r;
-  ge::catalogue_step(law, s, state, r);
-  out[0] = r.fn;
-  ge::store(r.ft, out + 1);
-  ge::store(r.moment, out + 4);
-  out[7] = r.energy_n;
-  out[8] = r.energy_moment;
-  out[9] = r.sliding ? 1.0 : 0.0;
+  ge::ContactLaw law;
+  law.normal = ge::LAW_HERTZ;
+  law.tangential = ge::LAW_JAEGER;
+  law.damping = ge::LAW_DAMPING_VISCOUS;    // the viscous terms on top of the Jaeger forces
+  law.linear.eta_n = 0.02;
+  law.linear.eta_t = 0.01;
+  law.jaeger = jaeger_law();
+  return law;
 }
 
-constexpr int JAEGER_OUTPUTS = 5;
-GE_INLINE void jaeger_contact_step(const ge::JaegerMaterial &mat, std::uint64_t c,
-                                   std::uint64_t k, double *state, ge::JaegerVertex *vertices,
-                                   int *count, double *out)
+GE_INLINE ge::ContactLaw catalogue_contact_law(int kind)
+{
+  ge::ContactLaw law;
+  law.tangential = ge::LAW_CATALOGUE;
+  law.damping = ge::LAW_DAMPING_CATALOGUE;
+  law.cat = catalogue_law(kind);
+  law.normal = law.cat.normal.model;
+  return law;
+}
+
+// Two spheres of radius kRadius at step k of contact c, as ge::contact_step takes them: body i
+// moves by -d/2 and j by +d/2 (plus the approach along the normal), both spin by their
+// rotations of the step.
+GE_INLINE ge::ContactBodies bodies_at(std::uint64_t c, std::uint64_t k)
 {
   const Movement m = movement(c, k);
-  ge::JaegerInput in;
-  in.normal = m.normal;
-  in.delta = 0.5 * m.overlap;
-  in.translation = -1.0 * m.d;
-  in.mean_rotation = m.mean_rotation;
-  in.R = kRadius;
-  ge::JaegerHistory h{vertices, *count, kJaegerRoom};
-  ge::JaegerResult r;
-  if (k == 0) {    // run setup: a contact that exists is pressed to its overlap
-    ge::jaeger_press(mat, in, state, h);
-    ge::jaeger_current_force(mat, in, state, r);
-  } else {
-    ge::jaeger_contact_step(mat, in, state, h, r);
-  }
-  *count = h.count;
-  out[0] = r.N;
-  ge::store(r.T, out + 1);
-  out[4] = r.sliding ? 1.0 : 0.0;
+  ge::ContactBodies b;
+  b.normal = m.normal;
+  b.overlap = m.overlap;
+  // v_i - v_j = -(d + approach n)/dt: the overlap grows by the approach, i moves by -d
+  b.v_i = (-0.5 / kDt) * (m.d + m.approach * m.normal);
+  b.v_j = -1.0 * b.v_i;
+  b.omega_i = (1.0 / kDt) * m.rot_i;
+  b.omega_j = (1.0 / kDt) * m.rot_j;
+  b.r_i = b.r_j = kRadius - 0.5 * m.overlap;
+  b.radius_i = b.radius_j = kRadius;
+  b.rbar = 0.5 * kRadius;
+  b.mbar = 2e-6;
+  b.dt = kDt;
+  b.advance = k > 0;    // step 0 is a run's setup: the contact is pressed to its overlap
+  return b;
+}
+
+// One step of one contact through the one kernel entry: forces, torques, moment, energies and
+// the sliding flag into out[] (CONTACT_OUTPUTS doubles); the state (and, for the Jaeger law,
+// the vertices and their count) updated in place.
+constexpr int CONTACT_OUTPUTS = 16;
+GE_INLINE void law_contact_step(const ge::ContactLaw &law, std::uint64_t c, std::uint64_t k,
+                                double *state, ge::JaegerVertex *vertices, int *count, double *out)
+{
+  const ge::ContactBodies b = bodies_at(c, k);
+  ge::JaegerHistory h{vertices, count ? *count : 0, kJaegerRoom};
+  ge::ContactResult r;
+  ge::contact_step(law, b, state, &h, r);
+  if (count) *count = h.count;
+  ge::store(r.force_i, out);
+  ge::store(r.torque_i, out + 3);
+  ge::store(r.torque_j, out + 6);
+  ge::store(r.moment, out + 9);
+  out[12] = r.energy_n;
+  out[13] = r.energy_t;
+  out[14] = r.energy_moment;
+  out[15] = r.sliding ? 1.0 : 0.0;
 }
 
 // Coulomb: two free spheres in contact, pressed and sheared; one step is the contact's set-up

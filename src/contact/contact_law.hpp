@@ -1,0 +1,219 @@
+// One contact law, one entry: the plain, tagged law of a type pair (or of a wall) and the one
+// function that advances one contact under it, for every law of the package - the linear laws
+// (classic and refined, linear_frictional.hpp), the Jaeger contact (jaeger.hpp) and the
+// catalogue (catalogue_law.hpp, with the Yade moments). The pair style, the wall fix, a device
+// functor and the kernel tests call contact_step(); what differs between laws (their state and
+// how a contact that exists at a run's setup is recorded) stays behind it.
+//
+// The contact is between body i and body j: two spheres, or a sphere (i) and a wall (j: its
+// material point at the contact moves at v_j and turns at omega_j, and its lever arm r_j is 0;
+// its radius and mass enter only through the effective radius and mass the caller gives, the
+// limit R_j, m_j -> infinity). The normal points from j to i.
+//
+// Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
+#pragma once
+
+#include "contact/catalogue_law.hpp"
+#include "contact/coulomb_constraint.hpp"
+#include "contact/jaeger.hpp"
+#include "contact/linear_frictional.hpp"
+#include "contact/vec3.hpp"
+
+namespace ge {
+
+// What a law is made of (the words of pair_coeff and of the wall fix). The catalogue's own
+// normal, damping and tangential models are in `cat`.
+enum LawNormal : int { LAW_HOOKE = 0, LAW_HERTZ = 1, LAW_HLS = 2 };
+enum LawDamping : int { LAW_DAMPING_NONE = 0, LAW_DAMPING_VISCOUS = 1, LAW_DAMPING_CATALOGUE = 2 };
+enum LawTangential : int { LAW_CLASSIC = 0, LAW_REFINED = 1, LAW_JAEGER = 2, LAW_CATALOGUE = 3 };
+
+// The law of one type pair (or of a wall): plain data, trivially copyable to a device.
+struct ContactLaw {
+  int normal = LAW_HOOKE;            // LawNormal
+  int damping = LAW_DAMPING_NONE;    // LawDamping
+  int tangential = LAW_CLASSIC;      // LawTangential
+  LinearParams linear;     // hooke + classic | refined; its eta_n, eta_t serve the Jaeger law too
+  JaegerMaterial jaeger;   // hertz + jaeger
+  HertzParams hertz;       // hertz: E, nu of body i and of body j (one material: repeated)
+  CatalogueLaw cat;        // the catalogue's normal, damping, tangential models and Yade moments
+  CoulombSolverSettings coulomb;    // tangential coulomb: its solver settings
+};
+
+GE_INLINE bool is_linear(const ContactLaw &law)
+{
+  return law.tangential == LAW_CLASSIC || law.tangential == LAW_REFINED;
+}
+GE_INLINE bool is_coulomb(const ContactLaw &law)
+{
+  return law.tangential == LAW_CATALOGUE && law.cat.tangential.model == TangentialModel::Coulomb;
+}
+GE_INLINE bool has_moments(const ContactLaw &law)
+{
+  return law.tangential == LAW_CATALOGUE &&
+      (law.cat.yade.rolling.active || law.cat.yade.twisting.active);
+}
+
+// One contact at the end of a step, as LAMMPS' velocity Verlet hands it to the force
+// computation: after the position update, with the half-step velocities and spins, so that
+// v dt is exactly the movement of the step.
+struct ContactBodies {
+  Vec3 normal{0, 0, 1};     // unit normal from j to i
+  double overlap = 0.0;     // R_i + R_j - distance (> 0 touching); a wall: R_i - distance
+  Vec3 v_i{0, 0, 0}, v_j{0, 0, 0};            // velocities (a wall: of its material point)
+  Vec3 omega_i{0, 0, 0}, omega_j{0, 0, 0};    // spins (a wall: its spin)
+  double r_i = 0.0, r_j = 0.0;    // centre to the contact point in the middle of the overlap,
+                                  // R - overlap/2 (a wall: r_j = 0)
+  double radius_i = 0.0, radius_j = 0.0;    // radii for the Yade moments (a wall: R_j = R_i)
+  double rbar = 0.0;        // effective radius R_i R_j/(R_i + R_j) (a wall: of its curvature)
+  double mbar = 0.0;        // effective mass (the bodies' masses: a clump's, a frozen atom's)
+  double dt = 0.0;
+  bool advance = true;      // false: run setup or output, no step is taken
+};
+
+// What the step gives: the forces and torques on the bodies and the contact's tallies.
+struct ContactResult {
+  Vec3 force_i{0, 0, 0};     // force on i; on j the opposite
+  Vec3 torque_i{0, 0, 0};    // torque of the contact forces on i about its centre
+  Vec3 torque_j{0, 0, 0};    // and on j (a wall: not applied)
+  Vec3 moment{0, 0, 0};      // Yade moment M: -M on i, +M on j (on top of the torques)
+  double energy_n = 0.0;     // elastic normal energy
+  double energy_t = 0.0;     // elastic tangential energy (linear laws)
+  double energy_moment = 0.0;    // elastic energy of the Yade springs
+  double fn_cap = 0.0;       // F_n^c, the normal force of every cap (catalogue laws)
+  bool sliding = false;
+};
+
+// Per-contact state: the fixed part (its size by law: LINEAR_HISTORY_SIZE for the linear laws,
+// CATALOGUE_STATE_SIZE for the catalogue, JAEGER_STATE_SIZE + 1 for the Jaeger contact: its
+// frame, force and sliding flag) and, for the Jaeger contact, a view onto its history
+// vertices. All zero = no stored state: a contact that exists at a run's setup (advance false)
+// is then recorded as pressed normally to its overlap (see each law's *_press / init), and one
+// that is found in a step is new in that step.
+constexpr int JAEGER_FIXED_SIZE = JAEGER_STATE_SIZE + 1;
+constexpr int CONTACT_STATE_MAX =
+    int(LINEAR_HISTORY_SIZE) > int(CATALOGUE_STATE_SIZE) ? int(LINEAR_HISTORY_SIZE)
+                                                         : int(CATALOGUE_STATE_SIZE);
+
+namespace contact_detail {
+
+// The movement of the step as the linear and catalogue laws see it.
+GE_INLINE LinearStep linear_step_of(const ContactBodies &b)
+{
+  return step_from_velocities(b.normal, b.overlap, b.v_i - b.v_j,
+                              b.r_i * b.omega_i + b.r_j * b.omega_j,
+                              0.5 * (b.omega_i + b.omega_j), b.dt);
+}
+
+// torques of a tangential force ft on i at the contact point: -r n x ft on both bodies
+GE_INLINE void set_tangential_torques(const ContactBodies &b, const Vec3 &ft, ContactResult &r)
+{
+  const Vec3 nxft = cross(b.normal, ft);
+  r.torque_i = (-b.r_i) * nxft;
+  r.torque_j = (-b.r_j) * nxft;
+}
+
+GE_INLINE void linear_contact(const ContactLaw &law, const ContactBodies &b, double *state,
+                              ContactResult &r)
+{
+  const LinearStep s = linear_step_of(b);
+  LinearResult lr;
+  if (b.advance) {
+    linear_step(law.linear, s, state, lr);
+  } else {
+    // a contact with no stored state is known from here on with its normal and overlap
+    if (!linear_history_set(state)) linear_init_history(state, s.normal, s.overlap);
+    linear_current_force(law.linear, s, state, lr);
+  }
+  r.force_i = lr.fn * s.normal + lr.ft;
+  set_tangential_torques(b, lr.ft, r);
+  r.energy_n = 0.5 * lr.fn_elastic * s.overlap;
+  r.energy_t = dot(lr.ft_spring, lr.ft_spring) / (2.0 * law.linear.kt);
+  r.sliding = lr.sliding;
+}
+
+GE_INLINE void catalogue_contact(const ContactLaw &law, const ContactBodies &b, double *state,
+                                 ContactResult &r)
+{
+  const LinearStep s = linear_step_of(b);
+  CatalogueStep c;
+  set_kinematics(s, c);
+  c.rbar = b.rbar;
+  c.mbar = b.mbar;
+  c.rot_i = b.dt * b.omega_i;
+  c.rot_j = b.dt * b.omega_j;
+  c.radius_i = b.radius_i;
+  c.radius_j = b.radius_j;
+  c.advance = b.advance;
+  if (!b.advance) catalogue_press(law.cat, c, state);
+  CatalogueResult cr;
+  catalogue_step(law.cat, c, state, cr);
+  r.force_i = cr.fn * s.normal + cr.ft;
+  set_tangential_torques(b, cr.ft, r);
+  r.moment = cr.moment;
+  r.energy_n = cr.energy_n;
+  r.energy_moment = cr.energy_moment;
+  r.fn_cap = cr.fn_cap;
+  r.sliding = cr.sliding;
+}
+
+// The Jaeger law works in the frame of its own paper: p = i, q = j, the normal from p to q, the
+// half-overlap, and the force on q is N n - T (jaeger.hpp).
+GE_INLINE void jaeger_contact(const ContactLaw &law, const ContactBodies &b, double *state,
+                              JaegerHistory &history, ContactResult &r)
+{
+  const Vec3 n = -b.normal;                   // p -> q
+  const double delta = 0.5 * b.overlap;       // half-overlap
+  // lever arms to the contact point in the middle of the overlap: a rigid-body motion of the
+  // pair moves both contact points alike, so it gives no tangential translation
+  const Vec3 bp = b.r_i * n, bq = (-b.r_j) * n;
+  const Vec3 vrel = (b.v_j + cross(b.omega_j, bq)) - (b.v_i + cross(b.omega_i, bp));
+  JaegerInput in;
+  in.normal = n;
+  in.delta = delta;
+  in.translation = b.dt * vrel;
+  in.mean_rotation = (0.5 * b.dt) * (b.omega_i + b.omega_j);
+  in.R = 2.0 * b.rbar;    // the averaged radius 2 R_p R_q/(R_p + R_q)
+  JaegerResult res;
+  if (b.advance) {
+    jaeger_contact_step(law.jaeger, in, state, history, res);
+    state[JAEGER_STATE_SIZE] = res.sliding ? 1.0 : 0.0;
+  } else {
+    if (jaeger_press(law.jaeger, in, state, history)) state[JAEGER_STATE_SIZE] = 0.0;
+    jaeger_current_force(law.jaeger, in, state, res);
+  }
+  // viscous terms, as for the linear laws: the normal force never attracts
+  double N = res.N;
+  Vec3 T = res.T;
+  if (law.damping == LAW_DAMPING_VISCOUS && b.dt > 0.0) {
+    N = N + law.linear.eta_n * (-dot(vrel, n));
+    if (N < 0.0) N = 0.0;
+    T = T + law.linear.eta_t * project_onto_plane(vrel, n);
+  }
+  // force on q = N n - T, on p the opposite; torques b x F
+  r.force_i = T - N * n;
+  r.torque_i = cross(bp, r.force_i);
+  r.torque_j = cross(bq, N * n - T);
+  r.energy_n = 0.8 * res.N * delta;    // Hertz: int N d(2 delta) = (4/5) N delta
+  r.sliding = state[JAEGER_STATE_SIZE] != 0.0;
+}
+
+}    // namespace contact_detail
+
+// Advance one contact by the step just taken (advance), or give its forces at the current
+// geometry from its stored state (run setup, output). state: the contact's fixed part;
+// history: the Jaeger contact's vertices (with room for one more; unused by the other laws).
+// The Jaeger state is kept as seen from the body with the lower tag: callers pass that body
+// as i. A `tangential coulomb` contact gets its normal force and F_n^c here; its friction is
+// solved after all other forces (coulomb_constraint.hpp).
+GE_INLINE void contact_step(const ContactLaw &law, const ContactBodies &b, double *state,
+                            JaegerHistory *history, ContactResult &r)
+{
+  r = ContactResult();
+  switch (law.tangential) {
+    case LAW_JAEGER: contact_detail::jaeger_contact(law, b, state, *history, r); break;
+    case LAW_CATALOGUE: contact_detail::catalogue_contact(law, b, state, r); break;
+    default: contact_detail::linear_contact(law, b, state, r); break;
+  }
+}
+
+}    // namespace ge

@@ -22,10 +22,10 @@ using namespace packing;
 
 constexpr double kRadius = 1.0e-3, kDensity = 2500.0, kYoung = 70.0e9, kPoisson = 0.25;
 const double kMass = 4.0 / 3.0 * M_PI * kRadius * kRadius * kRadius * kDensity;
-constexpr double kLinearStiffness = 1.26909318e6;    // 3.1: [R]'s equal-energy k_n = 1.053 X
+constexpr double kLinearStiffness = 1.26909318e6;    // [R]'s equal-energy k_n = 1.053 X
 
-// Hertz closed forms (3.2): delta_max = (15 mbar v^2 / (16 Ebar sqrt(Rbar)))^(2/5) and
-// T_c = 2 (2/5) B(2/5, 1/2) delta_max / v
+// Hertz closed forms (notes: Catalogue checks), with dm = delta_max:
+// dm = (15 mbar v^2 / (16 Ebar sqrt(Rbar)))^(2/5) and T_c = 2 (2/5) B(2/5, 1/2) dm / v
 double hertz_max_overlap(double mbar, double Ebar, double Rbar, double v)
 {
   return std::pow(15.0 * mbar * v * v / (16.0 * Ebar * std::sqrt(Rbar)), 0.4);

@@ -1064,7 +1064,7 @@ namespace {
 // The cyclic 2-D shear of the capacity check as generated here (none was recorded): constant
 // delta = 1, 12,000 steps of triangle cycles about the origin, each cycle with a random direction,
 // amplitude U(0, 0.5) u_max and 20-56 steps. Returns the largest |T_exact - T_M|/(mu N) for
-// the 4.3 rule (and for a naive rule that drops the oldest vertex).
+// the least-cost rule (and for a naive rule that drops the oldest vertex).
 struct CyclicResult {
   double cost_rule[2], oldest[2];    // M = 16, M = 8
   int exact_max;
@@ -1429,8 +1429,8 @@ TEST(JaegerKernel, FuzzInvariants)
 
 TEST(JaegerKernel, RoomContractFallback)
 {
-  // A caller that gives no room for the push (room == count) gets a 4.3 merge instead of a write
-  // past room; the force is that of the exact algorithm (the merge keeps it).
+  // A caller that gives no room for the push (room == count) gets a least-cost merge instead of a
+  // write past room; the force is that of the exact algorithm (the merge keeps it).
   const JaegerMaterial m = set_a();
   std::vector<JaegerVertex> buf(12);
   const JaegerVertex sentinel = {-7.0, -7.0, -7.0, -7.0};

@@ -1,5 +1,6 @@
-// Deck tests of pair granular/exact with the catalogue laws (catalogue.md): the head-on collisions
-// and tangential loading curves of catalogue.md 3.2 and 3.3 with its numbers (glass spheres,
+// Deck tests of pair granular/exact with the catalogue laws (Rangel's "DEM contact force models";
+// the checks are those of doc/design_notes.md, "Catalogue checks", cited as "notes: <section>"):
+// the head-on collisions and tangential loading curves with their numbers (glass spheres,
 // R = 1 mm, E = 70 GPa, nu = 0.25, rho = 2500 kg/m^3), the physical mixing of unlike Hertz
 // materials, bad input, and the invariances (newton, restart, serial == MPI) of a catalogue law
 // with per-contact state.
@@ -21,10 +22,10 @@ using namespace packing;
 
 constexpr double kRadius = 1.0e-3, kDensity = 2500.0, kYoung = 70.0e9, kPoisson = 0.25;
 const double kMass = 4.0 / 3.0 * M_PI * kRadius * kRadius * kRadius * kDensity;
-constexpr double kLinearStiffness = 1.26909318e6;    // 3.1: [R]'s equal-energy k_n = 1.053 X
+constexpr double kLinearStiffness = 1.26909318e6;    // [R]'s equal-energy k_n = 1.053 X
 
-// Hertz closed forms (3.2): delta_max = (15 mbar v^2 / (16 Ebar sqrt(Rbar)))^(2/5) and
-// T_c = 2 (2/5) B(2/5, 1/2) delta_max / v
+// Hertz closed forms (notes: Catalogue checks), with dm = delta_max:
+// dm = (15 mbar v^2 / (16 Ebar sqrt(Rbar)))^(2/5) and T_c = 2 (2/5) B(2/5, 1/2) dm / v
 double hertz_max_overlap(double mbar, double Ebar, double Rbar, double v)
 {
   return std::pow(15.0 * mbar * v * v / (16.0 * Ebar * std::sqrt(Rbar)), 0.4);
@@ -86,7 +87,7 @@ std::string glass_pair(const std::string &law) { return "pair_coeff * * " + law;
 
 }    // namespace
 
-// Undamped Hertz: elastic rebound (e = 1), and T_c and delta_max of catalogue.md 3.2.
+// Undamped Hertz: elastic rebound (e = 1), and the closed-form T_c and delta_max.
 TEST(DeckCatalogue, HertzCollisionMatchesClosedForm)
 {
   const double t_c = 5.97841584e-6, delta_max = 2.03121199e-6;
@@ -99,9 +100,10 @@ TEST(DeckCatalogue, HertzCollisionMatchesClosedForm)
   EXPECT_NEAR(c.max_overlap / delta_max, 1.0, 1e-4);
 }
 
-// Unlike materials mix by Ebar = [(1-nu_I^2)/E_I + (1-nu_J^2)/E_J]^-1 (catalogue.md 1.2), not by
-// geometric means: the collision of glass with steel follows the Hertz closed forms with that
-// Ebar, and equals the run with the explicit two-material pair_coeff.
+// Unlike materials mix by Ebar = [(1-nu_I^2)/E_I + (1-nu_J^2)/E_J]^-1
+// (notes: Catalogue conventions), not by geometric means: the collision of glass with steel follows
+// the Hertz closed forms with that Ebar, and equals the run with the explicit two-material
+// pair_coeff.
 TEST(DeckCatalogue, UnlikeHertzMaterialsMixPhysically)
 {
   const double E_steel = 210e9, nu_steel = 0.3;
@@ -128,7 +130,7 @@ TEST(DeckCatalogue, UnlikeHertzMaterialsMixPhysically)
 
 namespace {
 
-// catalogue.md 3.2: the damped head-on collisions of two glass spheres at 1 m/s
+// notes: Catalogue checks: the damped head-on collisions of two glass spheres at 1 m/s
 struct DampedRow {
   std::string law;
   double e, t_c, delta_max;
@@ -155,7 +157,7 @@ std::vector<DampedRow> damped_table()
 }
 
 // a collision against its row (dt = T_c/20000: damped results converge at first order in dt,
-// catalogue.md 3.1, so e is held to 1e-3 relative and T_c, delta_max to 1e-4)
+// notes: Catalogue checks, so e is held to 1e-3 relative and T_c, delta_max to 1e-4)
 void expect_row(const DampedRow &row, double e, double duration, double max_overlap)
 {
   std::printf("  %s\n    e %.8f (3.2: %.8f), T_c %.9g (%.9g), delta_max %.9g (%.9g)\n",
@@ -168,8 +170,8 @@ void expect_row(const DampedRow &row, double e, double duration, double max_over
 }    // namespace
 
 // The damped normal laws reproduce the restitution coefficients, contact durations and maximum
-// overlaps of catalogue.md 3.2 (dt = T_c/20000: damped results converge at first order in dt,
-// 3.1, so e is held to 1e-3 relative and T_c, delta_max to 1e-4 where the table gives them).
+// overlaps of notes: Catalogue checks (dt = T_c/20000: damped results converge at first order in
+// dt, so e is held to 1e-3 relative and T_c, delta_max to 1e-4 where the table gives them).
 TEST(DeckCatalogue, DampedCollisionsMatchTable)
 {
   for (const DampedRow &row : damped_table()) {
@@ -182,9 +184,9 @@ TEST(DeckCatalogue, DampedCollisionsMatchTable)
 namespace {
 
 // Sphere 2 is driven around sphere 1 on a circle at constant centre distance (constant normal
-// overlap delta = 1 um, catalogue.md 3.3 c) at speed 0.35 m/s, no spin: the tangential
-// displacement is the arc length. It moves forward `forward` steps, then back. Returns the
-// tangential force on sphere 2 against the forward direction, and the normal force, at the end.
+// overlap delta = 1 um, case (c) of notes: Catalogue checks) at speed 0.35 m/s, no spin: the
+// tangential displacement is the arc length. It moves forward `forward` steps, then back. Returns
+// the tangential force on sphere 2 against the forward direction, and the normal force, at the end.
 struct TangentialLoad {
   double resisting, normal;
 };
@@ -223,8 +225,8 @@ fix             drive mover move variable v_dx v_dy NULL v_vx v_vy NULL
 
 }    // namespace
 
-// catalogue.md 3.3 (c): the loading curves, and their unloading, along a driven path. One step
-// moves 3.5e-10 m, so 1000 steps make delta_t^max = 3.5e-7 m.
+// Case (c) of notes: Catalogue checks: the loading curves, and their unloading, along a driven
+// path. One step moves 3.5e-10 m, so 1000 steps make delta_t^max = 3.5e-7 m.
 TEST(DeckCatalogue, TangentialLoadingCurvesMatchTable)
 {
   const double mu_fn = 0.33391948, fn = 1.11306495;
@@ -366,9 +368,10 @@ TEST(DeckCatalogue, RestartAndMpiInvariance)
 
 namespace {
 
-// catalogue.md 3.4: identical spheres R = 1 mm at overlap 1 um, k_n = 7e7 N/m (F_n = 70 N),
-// K_s = 1.75e7 N/m, beta = 1 -> K_r = 17.5 N m/rad, eta = 0.5 -> cap 0.035 N m (elastic limit
-// 2e-3 rad). Positions frozen (no integrator), B fixed, A spun at a prescribed omega.
+// The Yade checks of notes: Catalogue checks: identical spheres R = 1 mm at overlap 1 um,
+// k_n = 7e7 N/m (F_n = 70 N), K_s = 1.75e7 N/m, beta = 1 -> K_r = 17.5 N m/rad, eta = 0.5 -> cap
+// 0.035 N m (elastic limit 2e-3 rad). Positions frozen (no integrator), B fixed, A spun at a
+// prescribed omega.
 class SpunPair {
  public:
   explicit SpunPair(const std::string &law)
@@ -405,7 +408,7 @@ timestep        1e-6
 
 }    // namespace
 
-// catalogue.md 3.4, combined mode through the pair style: rolling about z (in the tangent plane,
+// The Yade checks, combined mode through the pair style: rolling about z (in the tangent plane,
 // the normal is x), the cap, elastic unloading after the cap, the reverse cap; a twist about n.
 TEST(DeckCatalogue, YadeMomentsMatchTable)
 {
@@ -599,9 +602,9 @@ WallImpact wall_impact(const std::string &law, const std::string &wall_options, 
 
 }    // namespace
 
-// A rigid wall is a sphere with R, m, E -> infinity (catalogue.md 1.2): the Hertz closed forms
-// with Rbar = R, mbar = m, Ebar = E/(1-nu^2); and a deformable wall of the same glass gives the
-// sphere-sphere Ebar = E/(2(1-nu^2)).
+// A rigid wall is a sphere with R, m, E -> infinity (notes: Catalogue conventions): the Hertz
+// closed forms with Rbar = R, mbar = m, Ebar = E/(1-nu^2); and a deformable wall of the same glass
+// gives the sphere-sphere Ebar = E/(2(1-nu^2)).
 TEST(DeckCatalogue, WallHertzImpactMatchesClosedForm)
 {
   for (const bool rigid : {true, false}) {
@@ -623,11 +626,11 @@ TEST(DeckCatalogue, WallHertzImpactMatchesClosedForm)
   }
 }
 
-// Every damped normal law on a wall (a sphere with R, m -> infinity): a sphere of half the
-// radius and four times the density has the effective radius R/2 and mass m/2 of the head-on
-// pair of catalogue.md 3.2, and a wall of the same glass its Ebar, so it rebounds from the wall
-// at 1 m/s with the table's restitution, contact duration and maximum overlap (the tolerances
-// of DampedCollisionsMatchTable).
+// Every damped normal law on a wall (a sphere with R, m -> infinity): a sphere of half the radius
+// and four times the density has the effective radius R/2 and mass m/2 of the head-on pair of
+// notes: Catalogue checks, and a wall of the same glass its Ebar, so it rebounds from the wall at
+// 1 m/s with the table's restitution, contact duration and maximum overlap (the tolerances of
+// DampedCollisionsMatchTable).
 TEST(DeckCatalogue, DampedWallImpactsMatchTable)
 {
   for (const DampedRow &row : damped_table()) {
@@ -639,13 +642,14 @@ TEST(DeckCatalogue, DampedWallImpactsMatchTable)
   }
 }
 
-// catalogue.md 3.3 (a): gross-sliding oblique impact on a rigid flat, v_n = 1, v_t = 5 m/s,
-// mu = 0.3, HLS e = 0.9: v_t' = v_t - mu(1+e)v_n = 4.430 m/s and omega'R = (5/2)mu(1+e)v_n =
-// 1.425 m/s, whatever the tangential model as long as it slides throughout (T1; T4 and T10 slide
-// from the first step since K_t v_t > mu K_L v_n). Also the linear law (refined, e = 1).
-// The spin: the friction acts at the lever R - delta/2 (catalogue.md 1.1 [ours]), so omega'R is
-// 1.425 m/s less O(delta/R) = 1e-3; exactly, with velocity Verlet, omega' = mu sum_k F_n,k
-// (R - delta_k/2) dt / I over the steps k of the contact.
+// Case (a) of notes: Catalogue checks: gross-sliding oblique impact on a rigid flat, v_n = 1,
+// v_t = 5 m/s, mu = 0.3, HLS e = 0.9: v_t' = v_t - mu(1+e)v_n = 4.430 m/s and
+// omega'R = (5/2)mu(1+e)v_n = 1.425 m/s, whatever the tangential model as long as it slides
+// throughout (T1; T4 and T10 slide from the first step since K_t v_t > mu K_L v_n). Also the linear
+// law (refined, e = 1).
+// The spin: the friction acts at the lever R - delta/2 ([ours], notes: Catalogue conventions), so
+// omega'R is 1.425 m/s less O(delta/R) = 1e-3; exactly, with velocity Verlet,
+// omega' = mu sum_k F_n,k (R - delta_k/2) dt / I over the steps k of the contact.
 TEST(DeckCatalogue, WallObliqueImpactMatchesCoulombImpulse)
 {
   const std::string hls = "hls " + num(kLinearStiffness) + " 0.9 tangential ";

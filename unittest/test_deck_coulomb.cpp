@@ -1,6 +1,7 @@
 // Deck tests of `tangential coulomb`, exact Coulomb friction as a constraint (Sakamaki,
-// Krengel, Mueller, Chen & Matuttis 2021; design/coulomb_constraint.md, "spec" below): the
-// incline, rolling and slide-to-roll cases of spec 4(a), 4(d) against their closed forms.
+// Krengel, Mueller, Chen & Matuttis 2021): the incline, rolling and slide-to-roll cases (a) and
+// (d) of doc/design_notes.md, "Coulomb checks" (cited as "check (x)"), against their closed
+// forms, and the heap and tetrahedron cases (c1), (c2).
 #include "deck_util.hpp"
 
 #include <cmath>
@@ -17,7 +18,7 @@ const double kInertia = 0.4 * kMass * kR * kR;
 struct Incline {
   double ratio, mu;
   double alpha() const { return std::atan(ratio * mu); }
-  // the contact point is in the middle of the overlap: lever rho = R - delta/2 (spec 4)
+  // the contact point is in the middle of the overlap: lever rho = R - delta/2
   double rho() const { return kR - 0.5 * kMass * kG * std::cos(alpha()) / kKn; }
   double sliding_acceleration() const
   {
@@ -50,7 +51,7 @@ std::string run_for(double seconds)
 
 }    // namespace
 
-// Spec 4(a1), the paper's block (a sphere that does not rotate): below the friction angle it
+// Check (a1), the paper's block (a sphere that does not rotate): below the friction angle it
 // stays exactly at rest (the paper's block crept ~2 % of its size), at the friction angle it
 // keeps a given speed, above it slides at g(sin a - mu cos a).
 TEST(DeckCoulomb, NonRotatingSphereOnInclineRestsGlidesOrSlides)
@@ -76,7 +77,7 @@ TEST(DeckCoulomb, NonRotatingSphereOnInclineRestsGlidesOrSlides)
   }
 }
 
-// Spec 4(a1) slip -> stick: thrown downhill at 0.8 mu, it decelerates at g(mu cos a - sin a),
+// Check (a1) slip -> stick: thrown downhill at 0.8 mu, it decelerates at g(mu cos a - sin a),
 // stops where v0^2/(2 a) puts it, and then stays exactly there.
 TEST(DeckCoulomb, SphereThrownDownhillStopsAndStays)
 {
@@ -92,7 +93,7 @@ TEST(DeckCoulomb, SphereThrownDownhillStopsAndStays)
   EXPECT_LE(std::fabs(lmp.variable("x") - x1), 1e-12 * 2.0 * kR) << "creep after stopping";
 }
 
-// Spec 4(a2): a free sphere rolls without slip at g sin a/(1 + I/(m rho^2)) while
+// Check (a2): a free sphere rolls without slip at g sin a/(1 + I/(m rho^2)) while
 // tan a <= (7/2) mu, and slides at g(sin a - mu cos a) above; rolling, static friction does no
 // work (kinetic energy = m g sin a * distance).
 TEST(DeckCoulomb, FreeSphereOnInclineRollsOrSlides)
@@ -118,7 +119,7 @@ TEST(DeckCoulomb, FreeSphereOnInclineRollsOrSlides)
   }
 }
 
-// Spec 4(d): launched sliding on a flat floor, the sphere starts rolling at
+// Check (d): launched sliding on a flat floor, the sphere starts rolling at
 // t* = v0/(mu g (1 + m rho^2/I)) with v_f = v0/(1 + I/(m rho^2)) (5 v0/7 for rho = R); the
 // friction then vanishes, and the energy it dissipated is the kinetic energy lost.
 TEST(DeckCoulomb, SlidingSphereStartsRollingAtAnalyticTime)
@@ -153,7 +154,7 @@ TEST(DeckCoulomb, SlidingSphereStartsRollingAtAnalyticTime)
   EXPECT_NEAR(lmp.variable("vx"), v, 1e-12 * v) << "no friction once rolling";
 }
 
-// Spec 4(c2): the tetrahedron holds exactly when its top contacts can carry the ratio
+// Check (c2): the tetrahedron holds exactly when its top contacts can carry the ratio
 // mu_c = tan(theta/2), sin(theta) = (1+gap)/sqrt(3) (torque balance of a base sphere): it
 // stands at 1.02 mu_c with elastic settling only, collapses at 0.98 mu_c, and at mu = 0.6 the
 // top contacts mobilise |F_t|/F_n = mu_c.
@@ -207,7 +208,7 @@ thermo_style    custom step c_stress[15] c_stress[8] c_stress[10] c_stress[9] c_
   EXPECT_NEAR(component(12), component(14), 1e-9 * scale);
 }
 
-// The friction must see every other force (spec 3.1): a force fix defined after the pair style,
+// The friction must see every other force (check (e5)): a force fix defined after the pair style,
 // and after a first run, is still balanced by static friction below the limit, and beyond it
 // the sphere slides at (F - mu m g)/m. The friction's dissipation total survives the friction
 // fix being moved behind the new fix.
@@ -344,11 +345,11 @@ double largest_position_difference(const std::string &a, const std::string &b, d
 
 }    // namespace
 
-// Spec 4(c1), 4(b), 4(e)3-4 on a small heap on a rough floor: settled with converged sweeps it
-// stops creeping (<= 1e-9 d in 1 s); it continues through a restart as if uninterrupted; and it
-// is the same heap on 1 and 2 processes (contacts across the sub-domain boundary, sweep
-// tolerance 1e-10), and on 4 processes in a 2 x 2 grid (copies of an atom held by diagonal
-// neighbours, whose increments reach the owner through a process in between).
+// Checks (c1), (b), (e3) and (e4) on a small heap on a rough floor: settled with converged sweeps
+// it stops creeping (<= 1e-9 d in 1 s); it continues through a restart as if uninterrupted; and it
+// is the same heap on 1 and 2 processes (contacts across the sub-domain boundary, sweep tolerance
+// 1e-10), and on 4 processes in a 2 x 2 grid (copies of an atom held by diagonal neighbours, whose
+// increments reach the owner through a process in between).
 TEST(DeckCoulomb, SettledHeapDoesNotCreepAndIsInvariant)
 {
   {
@@ -416,7 +417,7 @@ TEST(DeckCoulomb, SettledHeapDoesNotCreepAndIsInvariant)
   }
 }
 
-// Spec 3.5: the paper's single direct pass (`sweeps 1 warm no`) leaves the heap creeping, at a
+// The paper's single direct pass (`sweeps 1 warm no`) leaves the heap creeping, at a
 // level many orders above the converged sweeps' bound: the improvement is measured.
 TEST(DeckCoulomb, SinglePassHeapCreeps)
 {

@@ -1,7 +1,8 @@
 // Deck tests of pair granular/exact with `hertz` + `tangential jaeger`, through LAMMPS with the
 // plugin loaded: the Mindlin-Deresiewicz load-unload path driven by prescribed motion against its
-// closed form (jaeger.md section 7.1), and the invariances of a packing whose contacts carry long
-// histories in the compact store (serial == MPI with migration, restart == uninterrupted run).
+// closed form (doc/design_notes.md, "Jaeger checks"), and the invariances of a packing whose
+// contacts carry long histories in the compact store (serial == MPI with migration, restart ==
+// uninterrupted run).
 #include "packing_state.hpp"
 
 #include <cmath>
@@ -13,9 +14,9 @@ namespace {
 
 using deck::num;
 
-// SI parameter set of jaeger.md section 7.1: r = 1 mm spheres, G = 30 GPa, nu = 0.25, mu = 0.4;
-// press to N0 = 10 N, then raise T and N proportionally (dT/dN = beta = 0.6) to N1 = 25 N and
-// back to N0.
+// SI parameter set of the Mindlin-Deresiewicz path (doc/design_notes.md, "Jaeger checks"): r = 1 mm
+// spheres, G = 30 GPa, nu = 0.25, mu = 0.4; press to N0 = 10 N, then raise T and N proportionally
+// (dT/dN = beta = 0.6) to N1 = 25 N and back to N0.
 struct MindlinDeresiewicz {
   // R: the averaged radius 2 r_p r_q/(r_p + r_q), r for two equal spheres, 2 r on a wall
   explicit MindlinDeresiewicz(double averaged_radius = 1e-3) : R(averaged_radius) {}

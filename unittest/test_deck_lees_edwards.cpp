@@ -1,5 +1,5 @@
-// Lees-Edwards boundaries (fix deform xy ... remap v, coulomb_constraint.md 3.6): a contact
-// across the sheared periodic boundary sees its partner's image moving with the box's shear
+// Lees-Edwards boundaries (fix deform xy ... remap v; pair_granular_exact.rst, Restrictions): a
+// contact across the sheared periodic boundary sees its partner's image moving with the box's shear
 // velocity. It must act exactly like the same contact inside the box with the image's velocity
 // given to the partner, for the spring laws (pair) and for the friction constraint (its fix).
 #include "deck_util.hpp"

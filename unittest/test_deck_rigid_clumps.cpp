@@ -1,6 +1,6 @@
-// Clumps of spheres held together by fix rigid: a clump moves as one body, so the effective mass
-// of its contacts (catalogue.md 1.2) is made of the bodies' masses, between clumps and against
-// walls, as in LAMMPS' own granular styles. The damped collision of two clumps is then the
+// Clumps of spheres held together by fix rigid: a clump moves as one body, so the effective mass of
+// its contacts, mbar = m_i m_j/(m_i + m_j), is made of the bodies' masses, between clumps and
+// against walls, as in LAMMPS' own granular styles. The damped collision of two clumps is then the
 // collision of two spheres with the clumps' masses.
 #include "deck_util.hpp"
 
@@ -23,9 +23,10 @@ bool has_rigid_package()
 }
 const char *const kNoRigid = "this LAMMPS has no RIGID package (fix rigid)";
 
-// the glass spheres of catalogue.md 3.2 and its equal-energy linear stiffness
+// the glass spheres of doc/design_notes.md, "Catalogue checks", and their equal-energy linear
+// stiffness
 constexpr double kRadius = 1.0e-3, kDensity = 2500.0, kStiffness = 1.26909318e6;
-// LSD contact duration for e = 0.9 (catalogue.md 3.2) between two single spheres; between two
+// LSD contact duration for e = 0.9 (closed form T_c = pi/W) between two single spheres; between two
 // bodies of twice the mass it is sqrt(2) times longer
 constexpr double kSphereDuration = 6.38478867e-6;
 const double kBodyDuration = std::sqrt(2.0) * kSphereDuration;
@@ -100,7 +101,7 @@ double floor_rebound(bool clumps)
 
 // Two clumps collide like two spheres of the clumps' masses: the same separation speed (to
 // roundoff: the same contact force history), and the LSD restitution 0.9 of the bodies (1e-3, as
-// the sphere table of catalogue.md 3.2). With the spheres' own masses in the damping the
+// the head-on collisions of the same notes). With the spheres' own masses in the damping the
 // restitution would be about 0.93.
 TEST(DeckRigidClumps, ClumpsCollideWithTheirBodyMass)
 {

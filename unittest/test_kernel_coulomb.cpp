@@ -1,12 +1,14 @@
 // Kernel tests of the exact Coulomb friction as a constraint (contact/coulomb_constraint.hpp;
-// specification design/coulomb_constraint.md, "spec" below): the tangential reduced mass
-// (spec 2.5), the 1D rule table and the paper's Lagrange-parameter construction (spec 1.3-1.7),
-// the dead-beat property, frame invariance and rigid-body objectivity (spec 2.3), the warm start
-// (spec 3.3), and small velocity-Verlet simulations laid out as in LAMMPS (half-kick, drift, forces
-// at the new positions with the half-step velocities, half-kick) for the spec 4 cases: the incline
-// (a1, a2), slide to roll (d), spin + roll (e1), wrong-mass chatter (e2) and the tetrahedron
-// (c2, projected Gauss-Seidel sweeps of spec 3.5). Every expected value is an analytic solution,
-// an invariance or a balance law, never a recorded output of the kernel.
+// Sakamaki et al. 2021, "3D" below; the project's reading is in doc/design_notes.md, cited as
+// "notes: <section>"): the tangential reduced mass (3D eq. 24), the 1D rule table and the paper's
+// Lagrange-parameter construction (notes: Coulomb projection), the dead-beat property, frame
+// invariance and rigid-body objectivity (notes: Coulomb kinematics), the warm start, and small
+// velocity-Verlet simulations laid out as in LAMMPS (half-kick, drift, forces at the new positions
+// with the half-step velocities, half-kick) for the cases of notes: Coulomb checks, cited as
+// "check (x)": the incline (a1, a2), slide to roll (d), spin + roll (e1), wrong-mass chatter (e2)
+// and the tetrahedron (c2, projected Gauss-Seidel sweeps of notes: Coulomb sweeps). Every expected
+// value is an analytic solution, an invariance or a balance law, never a recorded output of the
+// kernel.
 #include "contact/coulomb_constraint.hpp"
 
 #include <gtest/gtest.h>
@@ -29,8 +31,8 @@ const Vec3 kZero{0, 0, 0};
 const Vec3 kUp{0, 0, 1};
 const double kWallTotal[6] = {0, 0, 0, 0, 0, 0};
 
-// Prototype parameters of spec 4: R = 0.01 m, density 1000 kg/m^3, I = 0.4 m R^2, linear normal
-// spring k_n = 1e4 N/m with damping ratio 0.3 (eq. 7 truncation), tau = 2e-5 s.
+// Parameters of notes: Coulomb checks: R = 0.01 m, density 1000 kg/m^3, I = 0.4 m R^2, linear
+// normal spring k_n = 1e4 N/m with damping ratio 0.3 (eq. 7 truncation), tau = 2e-5 s.
 struct Material {
   double R = 0.01, density = 1000.0;
   double m = 4.0 / 3.0 * kPi * R * R * R * density;
@@ -55,8 +57,8 @@ Vec3 random_unit(std::mt19937 &rng)
 }
 
 // ------------------------------------------------------------------------------------------------
-// One sphere on the immovable floor z = 0 (normal +z), gravity g (tilted for the incline, spec 4:
-// "the incline is modelled by tilting g"). One coulomb_update per step on totals that hold every
+// One sphere on the immovable floor z = 0 (normal +z), gravity g (tilted for the incline, as in
+// notes: Coulomb checks). One coulomb_update per step on totals that hold every
 // non-friction force: with a single contact this is the exact solve.
 struct WallSphere {
   double mu = 0.6;
@@ -64,7 +66,7 @@ struct WallSphere {
   bool rotation = true;
   CoulombKinematics kin = CoulombKinematics::Geometric;
   double zeta = mat.zeta;
-  double mass_factor = 1.0;    // the trial force uses mass_factor * m_t (spec 4(e)2)
+  double mass_factor = 1.0;    // the trial force uses mass_factor * m_t (check (e2))
 
   Vec3 x{0, 0, mat.R}, v{0, 0, 0}, w{0, 0, 0};
   double total[6] = {0, 0, 0, 0, 0, 0};
@@ -152,7 +154,7 @@ Vec3 incline_gravity(double alpha) { return Vec3{kG * std::sin(alpha), 0.0, -kG 
 
 // ------------------------------------------------------------------------------------------------
 // Several spheres (some fixed) on the floor z = 0 with the projected Gauss-Seidel sweeps of
-// spec 3.4-3.5: warm start, sweeps until max |dF|/cap <= tol.
+// notes: Coulomb sweeps: warm start, sweeps until max |dF|/cap <= tol.
 struct Packing {
   struct Particle {
     Vec3 x{0, 0, 0}, v{0, 0, 0}, w{0, 0, 0};
@@ -327,7 +329,7 @@ struct Packing {
   }
 };
 
-// The tetrahedron of spec 4(c2): three base spheres on the floor, centres on a triangle of side
+// The tetrahedron of check (c2): three base spheres on the floor, centres on a triangle of side
 // 2R(1+gap), a fourth on top at the contact height; released at rest.
 Packing tetrahedron(double mu, double gap)
 {
@@ -343,7 +345,7 @@ Packing tetrahedron(double mu, double gap)
 }
 
 // ================================================================================================
-// 1. Tangential reduced mass (spec 2.5)
+// 1. Tangential reduced mass (3D eq. 24; notes: Coulomb kinematics)
 
 TEST(CoulombKernel, ReducedMassClosedForms)
 {
@@ -374,7 +376,7 @@ TEST(CoulombKernel, ReducedMassClosedForms)
   disc.inv_inertia = 1.0 / (0.5 * m * R * R);
   EXPECT_NEAR(coulomb_inverse_tangential_mass(disc, wall, R, 0.0), 3.0 / m, 1e-14 * 3.0 / m);
 
-  // the contact builders use the soft branch length rho = R - overlap/2 (spec 2.1)
+  // the contact builders use the soft branch length rho = R - overlap/2
   const double overlap = 4e-5;
   sphere.x = Vec3{0, 0, R - overlap};
   const CoulombContact cw = coulomb_wall_contact(sphere, kUp, overlap, kZero, 1.0, mat.dt,
@@ -396,7 +398,7 @@ TEST(CoulombKernel, ReducedMassClosedForms)
   EXPECT_NEAR(cs.inv_mt,
               a.inv_mass + b.inv_mass + rho_a * rho_a * a.inv_inertia + rho_b * rho_b * b.inv_inertia,
               1e-13 / m);
-  // both branch vectors end at the same point P (objectivity, spec 2.1)
+  // both branch vectors end at the same point P (objectivity)
   const Vec3 P_a = a.x + cs.r_i, P_b = b.x + cs.r_j;
   EXPECT_LE(norm(P_a - P_b), 1e-15);
   EXPECT_NEAR(dot(cs.normal, dir), 1.0, 1e-15);    // n from j to i
@@ -422,10 +424,10 @@ void random_touching_pair(std::mt19937 &rng, int trial, CoulombBody &i, CoulombB
   j.omega = random_vec(rng, 100.0);
 }
 
-// The Delassus diagonal block W_cc = P_n/m_t (spec 3.5): a friction increment dF at P (on i, -dF on
-// j) changes the contact rate by exactly inv_mt dF in every tangent direction (isotropic for
-// spheres: (r x e).I^-1.(r x e) = rho^2/I), and a normal force changes no tangential rate (no
-// normal-tangential coupling, spec 2.5).
+// The Delassus diagonal block W_cc = P_n/m_t (notes: Coulomb sweeps): a friction increment dF at P
+// (on i, -dF on j) changes the contact rate by exactly inv_mt dF in every tangent direction
+// (isotropic for spheres: (r x e).I^-1.(r x e) = rho^2/I), and a normal force changes no tangential
+// rate (no normal-tangential coupling).
 TEST(CoulombKernel, ReducedMassIsTheTangentialResponse)
 {
   std::mt19937 rng(7);
@@ -463,7 +465,7 @@ TEST(CoulombKernel, ReducedMassIsTheTangentialResponse)
   }
 }
 
-// The sweeps' forms (spec 3.4) against the definitions: the coupled rate equals
+// The sweeps' forms against the definitions: the coupled rate equals
 // rate0 + P_n(a_i - a_j) with a = ftm2v (f/m + (T/I) x r) written out here; the one-pass update
 // equals coulomb_update() of that rate; coulomb_add_pair() equals the force dF at P on i and -dF on
 // j with their torques r x F. Random bodies (some immovable or not turning), ftm2v != 1, caps
@@ -606,7 +608,7 @@ TEST(CoulombKernel, TwoLaneSweepStepEqualsTwoSteps)
 }
 
 // ================================================================================================
-// 2. One dimension: the rule table of spec 1.7 and the Filippov/Lagrange construction of 1.4-1.6
+// 2. One dimension: rule table and Filippov/Lagrange construction (notes: Coulomb projection)
 
 // A non-rotating sphere on the floor (m_t = m) moving along x with velocity v, a non-friction
 // tangential force f_ext: the kernel's friction (x component) for bound cap = mu F_N.
@@ -627,7 +629,7 @@ double kernel_friction_1d(double v, double f_ext, double cap, double tau, bool &
   return F.x;
 }
 
-// The paper's construction (spec 1.2-1.6, delta = tau): one-sided accelerations in the delta
+// The paper's construction (3D section 3.1, delta = tau): one-sided accelerations in the delta
 // form, the four cases, lambda = a_I/(a_I + a_II) on the switching surface.
 double paper_friction_1d(double m, double v, double f_ext, double cap, double tau, int &kase)
 {
@@ -695,7 +697,7 @@ TEST(CoulombKernel, RuleTable1D)
 
 TEST(CoulombKernel, ProjectionEqualsLagrangeConstruction1D)
 {
-  // spec 1.7 "equivalence with one projection": random states, the paper's lambda construction
+  // "one projection" (notes: Coulomb projection): random states, the paper's lambda construction
   // (cases 1-3) and the kernel's projection give the same force and the same stick decision.
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -711,7 +713,7 @@ TEST(CoulombKernel, ProjectionEqualsLagrangeConstruction1D)
     ++counts[kase];
     ASSERT_NEAR(fk, fp, 1e-12 * cap) << "v " << v << " f_ext " << f_ext;
     ASSERT_EQ(stick, kase == 3) << "v " << v << " f_ext " << f_ext;
-    // |F| <= cap always; the stick force is -f_ext - m v / tau (spec 1.6)
+    // |F| <= cap always; the stick force is -f_ext - m v / tau
     ASSERT_LE(std::fabs(fk), cap * (1.0 + 1e-15));
     if (stick) {
       ASSERT_NEAR(fk, -f_ext - m * v / tau, 1e-12 * cap);
@@ -720,7 +722,7 @@ TEST(CoulombKernel, ProjectionEqualsLagrangeConstruction1D)
   EXPECT_GT(counts[1], 1000);
   EXPECT_GT(counts[2], 1000);
   EXPECT_GT(counts[3], 1000);
-  // case 4 (Painleve) cannot occur: a_I + a_II = -2 cap/m <= 0 (spec 1.3, 2.8)
+  // case 4 (Painleve) cannot occur: a_I + a_II = -2 cap/m <= 0
 }
 
 // 3D: the result is the projection of F_trial = -m_t(v_t/tau + a_t^nf) onto the disk |F| <= cap;
@@ -789,10 +791,10 @@ TEST(CoulombKernel, ProjectionOntoFrictionDisk3D)
   EXPECT_GT(nslip, 200);
 }
 
-// The velocity-dependent part of the contact rate (spec 2.3) is the time derivative of v_t for
-// force-free motion (constant v, omega): the branch vectors follow the geometric contact point
-// (mid-overlap) and the tangent plane turns with n. Central differences of v_t (built by the kernel
-// itself at t +- h) against rate0 - v_t/tau, tangential part.
+// The velocity-dependent part of the contact rate (notes: Coulomb kinematics) is the time
+// derivative of v_t for force-free motion (constant v, omega): the branch vectors follow the
+// geometric contact point (mid-overlap) and the tangent plane turns with n. Central differences of
+// v_t (built by the kernel itself at t +- h) against rate0 - v_t/tau, tangential part.
 Vec3 kinematic_rate(const CoulombContact &c, double tau) { return c.rate0 - (1.0 / tau) * c.v_t; }
 
 TEST(CoulombKernel, GeometricRateIsTheTimeDerivative)
@@ -859,8 +861,9 @@ TEST(CoulombKernel, GeometricRateIsTheTimeDerivative)
 }
 
 // ================================================================================================
-// 3. Dead-beat (spec 1.6, 3.1): after a stick update the next half-step tangential velocity
-//    v_t + tau a_t = tau s is zero to round-off, for every kinematics option and for ftm2v != 1.
+// 3. Dead-beat (notes: Coulomb projection): after a stick update the next half-step tangential
+//    velocity v_t + tau a_t = tau s is zero to round-off, for every kinematics option and for
+//    ftm2v != 1.
 
 TEST(CoulombKernel, DeadBeatStick)
 {
@@ -940,7 +943,7 @@ TEST(CoulombKernel, DeadBeatKick)
 }
 
 // ================================================================================================
-// 4. Incline, non-rotating sphere ("block", spec 4(a1)), mu = 0.6
+// 4. Incline, non-rotating sphere ("block", check (a1)), mu = 0.6
 
 TEST(CoulombIncline, NonRotatingRestsExactlyBelowFrictionAngle)
 {
@@ -959,7 +962,7 @@ TEST(CoulombIncline, NonRotatingRestsExactlyBelowFrictionAngle)
   const double d = 2.0 * mat.R;
   std::printf("  incline 0.8 mu, rotation off: x(2 s) = %.3e m, y = %.3e, max |v_t| = %.3e, F_t/F_N = %.15f\n",
               s.x.x, s.x.y, max_vt, norm(s.friction) / s.fn);
-  EXPECT_LE(std::fabs(s.x.x), 1e-12 * d);    // spec 4(b): creep c <= 1e-12
+  EXPECT_LE(std::fabs(s.x.x), 1e-12 * d);    // check (b): creep c <= 1e-12
   EXPECT_LE(std::fabs(s.x.y), 1e-12 * d);
   EXPECT_LE(max_vt, 1e-15);
   // the static friction carries the downhill load: F_t/F_N = tan(alpha) = 0.48
@@ -969,7 +972,7 @@ TEST(CoulombIncline, NonRotatingRestsExactlyBelowFrictionAngle)
 
 TEST(CoulombIncline, NonRotatingAtFrictionAngleKeepsItsVelocity)
 {
-  // tan(alpha) = mu: zero net force at rest and in sliding (spec 4(a1) rows 2-3)
+  // tan(alpha) = mu: zero net force at rest and in sliding (check (a1))
   for (const double v0 : {0.0, 0.1}) {
     WallSphere s;
     s.rotation = false;
@@ -1002,7 +1005,7 @@ TEST(CoulombIncline, NonRotatingSlidesAboveFrictionAngle)
   const double a = kG * (std::sin(alpha) - s.mu * std::cos(alpha));    // 0.955338227 m/s^2
   std::printf("  incline 1.2 mu, rotation off: a = %.12f (expected %.12f), x = %.12f (%.12f)\n",
               s.v.x / T, a, s.x.x, 0.5 * a * T * T);
-  // constant forces: velocity Verlet is exact, the errors are round-off (spec asks 1e-6)
+  // constant forces: velocity Verlet is exact, the errors are round-off (a looser bound would do)
   EXPECT_NEAR(s.v.x / T, a, 1e-9 * a);
   EXPECT_NEAR(s.x.x, 0.5 * a * T * T, 1e-9 * 0.5 * a * T * T);
   EXPECT_NEAR(norm(s.friction), s.mu * s.fn, 1e-14 * s.mu * s.fn);
@@ -1011,7 +1014,7 @@ TEST(CoulombIncline, NonRotatingSlidesAboveFrictionAngle)
 
 TEST(CoulombIncline, NonRotatingSlipToStick)
 {
-  // spec 4(a1): 0.8 mu, thrown downhill at 0.5 m/s: decelerates at g(mu cos a - sin a), stops at
+  // check (a1): 0.8 mu, thrown downhill at 0.5 m/s: decelerates at g(mu cos a - sin a), stops at
   // x = v0^2/(2b) (a stop resolved inside the step: |dx| <= b tau^2), then exact rest.
   WallSphere s;
   s.rotation = false;
@@ -1045,7 +1048,7 @@ TEST(CoulombIncline, NonRotatingSlipToStick)
 
 TEST(CoulombIncline, NonRotatingReversalSlipsThrough)
 {
-  // spec 4(a1) last row: 1.2 mu, thrown uphill at 1 m/s: stops at t1 = v0/a_up, slides back at
+  // check (a1): 1.2 mu, thrown uphill at 1 m/s: stops at t1 = v0/a_up, slides back at
   // a_down = g(sin a - mu cos a). The reversal is resolved within one step: the friction of at most
   // one step is off, so |v(1 s) - v_exact| <= 2 mu g cos(a) tau, and with the stick step of rule R2
   // (reversal that friction holds for one step) the error is below a_down tau.
@@ -1083,7 +1086,7 @@ TEST(CoulombIncline, NonRotatingReversalSlipsThrough)
 }
 
 // ================================================================================================
-// 5. Free (rotating) sphere on the incline at tan(alpha) = 0.8 mu: rolls without slip (spec 4(a2))
+// 5. Free (rotating) sphere on the incline at tan(alpha) = 0.8 mu: rolls without slip (check (a2))
 
 TEST(CoulombIncline, RotatingSphereRollsWithoutSlip)
 {
@@ -1109,7 +1112,7 @@ TEST(CoulombIncline, RotatingSphereRollsWithoutSlip)
               " E_kin/work - 1 = %.2e, F_t/F_N = %.9f\n",
               a_meas, a, 5.0 / 7.0 * kG * std::sin(alpha), max_slip, ek / work - 1.0,
               norm(s.friction) / s.fn);
-  // constant forces: velocity Verlet is exact, the errors are round-off (spec asks 1e-6)
+  // constant forces: velocity Verlet is exact, the errors are round-off (a looser bound would do)
   EXPECT_NEAR(a_meas, a, 1e-9 * a);
   EXPECT_LE(max_slip, 1e-12);
   EXPECT_NEAR(ek, work, 1e-9 * work);
@@ -1120,7 +1123,7 @@ TEST(CoulombIncline, RotatingSphereRollsWithoutSlip)
 }
 
 // ================================================================================================
-// 6. Slide to roll on a flat floor (spec 4(d))
+// 6. Slide to roll on a flat floor (check (d))
 
 TEST(CoulombFloor, SlideToRoll)
 {
@@ -1165,11 +1168,11 @@ TEST(CoulombFloor, SlideToRoll)
 }
 
 // ================================================================================================
-// 7. Wrong-mass chatter (spec 2.5, 4(e)2): a trial force with m~ = c m_t (single pass, no warm
-//    start). One stick step maps the scaled rate u = v_t/tau + a_t^nf to (1 - c) u + a_t^nf: a
-//    stable loop for 0 < c < 2 whose fixed point is the exact static force -m_t a_t^nf with a
-//    steady slip velocity v* = tau a_t^nf (1 - c)/c (zero only for c = 1); for c > 2 it diverges
-//    until the Coulomb cap and the contact chatters.
+// 7. Wrong-mass chatter (3D section 4.2, check (e2)): a trial force with m~ = c m_t (single pass,
+//    no warm start). One stick step maps the scaled rate u = v_t/tau + a_t^nf to (1 - c) u +
+//    a_t^nf: a stable loop for 0 < c < 2 whose fixed point is the exact static force -m_t a_t^nf
+//    with a steady slip velocity v* = tau a_t^nf (1 - c)/c (zero only for c = 1); for c > 2 it
+//    diverges until the Coulomb cap and the contact chatters.
 
 struct ChatterResult {
   double max_dF = 0.0, min_slip = 1e300, max_slip = 0.0;
@@ -1234,7 +1237,7 @@ TEST(CoulombIncline, WrongMassChatter)
     std::printf("  m~/m_t = %.1f: slip in [%.3e, %.3e] m/s, max dF/cap %.3f, stick flips %d\n", c,
                 r.min_slip, r.max_slip, r.max_dF / r.cap, r.stick_flips);
     // chatter: the friction keeps jumping by a sizeable part of the cap and the contact keeps
-    // slipping at about tau mu g (spec: 0.7-1.1e-4 m/s at c = 3.5)
+    // slipping at about tau mu g (the prototype: 0.7-1.1e-4 m/s at c = 3.5)
     EXPECT_GT(r.max_dF, 0.1 * r.cap) << c;
     EXPECT_GT(r.stick_flips, 100) << c;
     EXPECT_GT(r.max_slip, 1e-6) << c;
@@ -1242,7 +1245,7 @@ TEST(CoulombIncline, WrongMassChatter)
 }
 
 // ================================================================================================
-// 8. Spin + roll on a flat floor (spec 2.3, 4(e)1): the geometric contact point keeps the path
+// 8. Spin + roll on a flat floor (check (e1)): the geometric contact point keeps the path
 //    straight; the material-point term of 3D eq. (20) pushes the ball sideways.
 
 double spin_roll_drift(CoulombKinematics kin, double *y_end = nullptr)
@@ -1276,13 +1279,13 @@ TEST(CoulombFloor, SpinRollPathStaysStraight)
 }
 
 // ================================================================================================
-// 9. Objectivity (spec 2.1, 2.3) and the warm start (spec 3.3)
+// 9. Objectivity (notes: Coulomb kinematics) and the warm start (notes: Coulomb sweeps)
 
 TEST(CoulombKernel, RigidBodyMotionNeedsNoFriction)
 {
   // two spheres moving as one rigid body: v_t = 0, and with the totals that produce the rigid-body
   // accelerations (centripetal, no torque) the rate is zero, so the friction stays zero. The
-  // material-point form agrees for rigid motion (spec 2.3 "check"); dropping the quadratic terms
+  // material-point form agrees for rigid motion; dropping the quadratic terms
   // leaves the rate d P_n(Omega x (Omega x n)) (the O(tau) lag of kin none).
   std::mt19937 rng(17);
   for (int trial = 0; trial < 300; ++trial) {
@@ -1517,10 +1520,10 @@ TEST(CoulombKernel, WarmStart)
 }
 
 // ================================================================================================
-// 10. Many contacts: the tetrahedron of spec 4(c2), solved with projected Gauss-Seidel sweeps
-//     (spec 3.5). At rest the line of action of the top force on each base sphere passes through
-//     that sphere's floor contact point (moment balance about it), which fixes the mobilised ratio
-//     at the top contacts: rigid value tan(theta/2), sin(theta) = (1+gap)/sqrt(3).
+// 10. Many contacts: the tetrahedron of check (c2), solved with projected Gauss-Seidel sweeps
+//     (notes: Coulomb sweeps). At rest the line of action of the top force on each base sphere
+//     passes through that sphere's floor contact point (moment balance about it), which fixes the
+//     mobilised ratio at the top contacts: rigid value tan(theta/2), sin(theta) = (1+gap)/sqrt(3).
 
 double tetra_mu_c(double gap)
 {
@@ -1578,14 +1581,14 @@ TEST(CoulombPacking, TetrahedronStaticEquilibrium)
               " top ratio %.6f (rigid mu_c %.6f), direction error %.2e, torque balance %.2e, E_kin %.2e\n",
               mu, creep / d, max_sweeps_late, max_rate, ratio_top, tetra_mu_c(gap), worst_dir,
               worst_torque, pk.kinetic());
-  EXPECT_LE(creep, 1e-10 * d);    // spec 4(b): converged sweeps, c <= 1e-10 (pyramid), 1e-9 (heap)
+  EXPECT_LE(creep, 1e-10 * d);    // check (b): converged sweeps, c <= 1e-10 (pyramid), 1e-9 (heap)
   EXPECT_LE(max_rate, 1e-9 * kG);
   EXPECT_LE(worst_dir, 1e-8);
   EXPECT_LE(worst_torque, 1e-8);
   // soft contacts shift the geometry by O(delta/R) ~ 1e-4
   EXPECT_NEAR(ratio_top, tetra_mu_c(gap), 1e-3 * tetra_mu_c(gap));
 
-  // a cold solve of the settled state (spec 3.5): the single direct pass (sweeps 1, warm no)
+  // a cold solve of the settled state: the single direct pass (sweeps 1, warm no)
   // leaves a residual; the sweeps converge to the same motion (s = 0 at every stuck contact)
   pk.normal_forces(mat.dt);
   pk.stored.clear();
@@ -1618,7 +1621,7 @@ TEST(CoulombPacking, TetrahedronStaticEquilibrium)
 
 TEST(CoulombPacking, TetrahedronThreshold)
 {
-  // spec 4(c2) pass criterion: holds at 1.02 mu_c, collapses at 0.98 mu_c
+  // check (c2) pass criterion: holds at 1.02 mu_c, collapses at 0.98 mu_c
   const double gap = 0.01, mu_c = tetra_mu_c(gap), d = 2.0 * mat.R;
   for (const double f : {0.98, 1.02}) {
     Packing pk = tetrahedron(f * mu_c, gap);
@@ -1631,7 +1634,7 @@ TEST(CoulombPacking, TetrahedronThreshold)
     if (f < 1.0)
       EXPECT_GT(drop, 0.01 * d);
     else
-      EXPECT_LT(drop, 1e-3 * d);    // elastic settling only (spec: ~4e-4 d)
+      EXPECT_LT(drop, 1e-3 * d);    // elastic settling only (the prototype: ~4e-4 d)
   }
 }
 

@@ -1,9 +1,10 @@
 // Kernel tests of the Jaeger contact (no LAMMPS): closed-form Hertz, Cattaneo-Mindlin, Masing and
-// Mindlin-Deresiewicz results, the spec's worked examples (design/jaeger.md section 7), an
-// independent spring-bed (MDR) model written here, a cross-check against the specification's
-// Python oracle (data in unittest/data/jaeger/), the contact frame (objectivity), Kuhn's
+// Mindlin-Deresiewicz results, worked examples with the structure of Kuhn's Figs. 4, 5 and 8, an
+// independent spring-bed (MDR) model written here, a cross-check against an independent Python
+// implementation (data in unittest/data/jaeger/), the contact frame (objectivity), Kuhn's
 // approximation and the bounded-capacity variant, round-off corner cases, and a fuzz test of the
-// invariants of spec 2.7. "spec" = design/jaeger.md.
+// invariants of the equivalent load history. The cases and the origin of their expected values
+// are described in doc/design_notes.md, "Jaeger checks" (sections cited as "notes: <section>").
 #include "contact/jaeger.hpp"
 
 #include <gtest/gtest.h>
@@ -25,8 +26,8 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Parameter set A of spec 7: C_H = 1 (R = 1, E^ = 0.75), mu = 0.4, nu = 0.25 (kappa = 7/6).
-// E = E^ (1 - nu^2) = 0.703125 gives E^ = 0.75 exactly.
+// Parameter set A (notes: Jaeger checks): C_H = 1 (R = 1, E^ = 0.75), mu = 0.4, nu = 0.25
+// (kappa = 7/6). E = E^ (1 - nu^2) = 0.703125 gives E^ = 0.75 exactly.
 JaegerMaterial set_a(double lambda = 0.0, int capacity = 0)
 {
   return jaeger_material(0.703125, 0.25, 0.4, lambda, capacity);
@@ -65,7 +66,7 @@ struct Contact {
   }
   double Tmag() const { return std::hypot(T[0], T[1]); }
   const JaegerVertex &v(int i) const { return h.vertex[i]; }
-  // force and shift implied by the stored history (spec 2.2)
+  // force and shift implied by the stored history
   void history_sums(double Ts[2], double us[2]) const
   {
     Ts[0] = Ts[1] = us[0] = us[1] = 0.0;
@@ -81,10 +82,10 @@ struct Contact {
   }
 };
 
-// The history polyline without corners of zero angle: consecutive segments of the same slope
-// are one segment (an extra vertex on a straight piece changes nothing, spec 4.1; the exact
-// algorithm may leave one where a cut is degenerate, e.g. on a slip segment whose cone boundary
-// contains the new point).
+// The history polyline without corners of zero angle: consecutive segments of the same slope are
+// one segment (an extra vertex on a straight piece changes nothing, notes: Jaeger merging; the
+// exact algorithm may leave one where a cut is degenerate, e.g. on a slip segment whose cone
+// boundary contains the new point).
 std::vector<JaegerVertex> polyline(const JaegerHistory &h, double mu)
 {
   std::vector<JaegerVertex> p;
@@ -125,7 +126,7 @@ double percentile(std::vector<double> v, double p)
 }    // namespace
 
 // ================================================================================================
-// 1. Hertz and the single-contact closed forms (spec 2.1, 7.3)
+// 1. Hertz and the single-contact closed forms (notes: Jaeger checks)
 
 TEST(JaegerKernel, HertzNormalForce)
 {
@@ -134,19 +135,20 @@ TEST(JaegerKernel, HertzNormalForce)
   EXPECT_NEAR(m.kappa, 7.0 / 6.0, 1e-16);
   EXPECT_NEAR(jaeger_hertz_constant(m, 1.0), 1.0, 2e-16);
 
-  // spec 7.3.1 values, and T = 0 under pure normal loading
+  // N = C_H delta^{3/2} with C_H = 1, and T = 0 under pure normal loading
   Contact c(m);
   const double table[3][2] = {{0.1, 0.031622776602}, {0.5, 0.353553390593}, {0.7, 0.585662018574}};
   for (const auto &row : table) {
     const double N = c.step(row[0], 0.0);
-    std::printf("delta %.1f: N = %.12f (spec %.12f)\n", row[0], N, row[1]);
+    std::printf("delta %.1f: N = %.12f (ref %.12f)\n", row[0], N, row[1]);
     EXPECT_NEAR(N, row[1], 5e-13);
     EXPECT_NEAR(N, std::pow(row[0], 1.5), 1e-15);
     EXPECT_EQ(c.T[0], 0.0);
     EXPECT_EQ(c.T[1], 0.0);
   }
 
-  // SI (spec 7.1): G = 30 GPa, nu = 0.25, R = 1 mm: C_H = 3.373096171e9 N/m^1.5 = (8/3) G/(1-nu) sqrt(R)
+  // SI (the MD path's SI set, notes: Jaeger checks): G = 30 GPa, nu = 0.25, R = 1 mm:
+  // C_H = 3.373096171e9 N/m^1.5 = (8/3) G/(1-nu) sqrt(R)
   const double G = 30e9, nu = 0.25;
   const JaegerMaterial si = jaeger_material(2.0 * G * (1.0 + nu), nu, 0.4, 0.0, 0);
   const double C_si = jaeger_hertz_constant(si, 1e-3);
@@ -155,7 +157,7 @@ TEST(JaegerKernel, HertzNormalForce)
   EXPECT_NEAR(C_si / 3.373096171e9, 1.0, 2e-10);
   EXPECT_NEAR(C_si / ((8.0 / 3.0) * G / (1.0 - nu) * std::sqrt(1e-3)), 1.0, 1e-15);
 
-  // the half-overlap convention is the classical Hertz law in totals (spec section 1) for unequal
+  // the half-overlap convention is the classical Hertz law in totals for unequal
   // radii: N = (4/3) E* sqrt(R*) alpha^{3/2}, E* = E/(2(1-nu^2)), R* = r_p r_q/(r_p + r_q),
   // alpha = 2 delta, and R = 2 r_p r_q/(r_p + r_q)
   const double rp = 1e-3, rq = 3e-3, alpha = 2e-6, E = 2.0 * G * (1.0 + nu);
@@ -170,7 +172,7 @@ TEST(JaegerKernel, HertzNormalForce)
 
 TEST(JaegerKernel, PureNormalLoadUnloadHistory)
 {
-  // spec 7.3.1: 0.1 -> 0.5 -> 1.0, then unloading to 0.7 cuts the top theta* = 0 segment at the
+  // 0.1 -> 0.5 -> 1.0, then unloading to 0.7 cuts the top theta* = 0 segment at the
   // double root delta* = delta: history [(0.1, 0), (0.5, 0), (0.7, 0)], T = 0 throughout
   Contact c(set_a());
   for (double d : {0.1, 0.5, 1.0, 0.7}) c.step(d, 0.0);
@@ -190,7 +192,7 @@ TEST(JaegerKernel, PureNormalLoadUnloadHistory)
   c.step(0.3, 0.0);
   EXPECT_EQ(c.h.count, 2);
   EXPECT_EQ(c.v(1).delta, 0.3);
-  // contact loss clears everything (spec 7.4); the next contact starts empty
+  // contact loss clears everything; the next contact starts empty
   EXPECT_EQ(c.step(0.0, 0.1, 0.1), 0.0);
   EXPECT_EQ(c.h.count, 0);
   EXPECT_EQ(c.T[0], 0.0);
@@ -199,7 +201,8 @@ TEST(JaegerKernel, PureNormalLoadUnloadHistory)
 
 TEST(JaegerKernel, CattaneoMindlinOneStepAndHundredSteps)
 {
-  // spec 7.3.2: constant delta = 1 (N = 1), T = mu N [1 - (1 - u/u_max)^{3/2}], u_max = mu kappa delta
+  // Cattaneo-Mindlin: constant delta = 1 (N = 1), T = mu N [1 - (1 - u/u_max)^{3/2}],
+  // u_max = mu kappa delta
   const JaegerMaterial m = set_a();
   const double umax = kMu * m.kappa;
   const double table[6][2] = {{0.10, 0.058474012702}, {0.25, 0.140192378865},
@@ -222,7 +225,7 @@ TEST(JaegerKernel, CattaneoMindlinOneStepAndHundredSteps)
       EXPECT_EQ(hundred.h.count, fk < 1.0 ? 2 : 1) << "step " << k;
       EXPECT_EQ(hundred.T[1], 0.0);
     }
-    std::printf("u/umax %.2f: one step %.12f, 100 steps %.12f, spec %.12f, closed %.12f, "
+    std::printf("u/umax %.2f: one step %.12f, 100 steps %.12f, ref %.12f, closed %.12f, "
                 "worst over the 100 steps %.1e muN\n",
                 f, one.T[0], hundred.T[0], row[1], closed, worst);
     EXPECT_NEAR(one.T[0], closed, 1e-12 * kMu);
@@ -230,14 +233,14 @@ TEST(JaegerKernel, CattaneoMindlinOneStepAndHundredSteps)
     EXPECT_LE(worst, 1e-12);
     EXPECT_NEAR(closed, row[1], 5e-13);
     EXPECT_EQ(one.h.count, f < 1.0 ? 2 : 1);    // full mobilization is gross sliding
-    // stick radius: (c/a)^2 = delta*/delta = 1 - u/umax (spec 2.1) for the cut on the first segment
+    // stick radius: (c/a)^2 = delta*/delta = 1 - u/umax (Mindlin) for the cut on the first segment
     if (f < 1.0) { EXPECT_NEAR(one.v(0).delta, 1.0 - f, 1e-15); }
   }
 }
 
 TEST(JaegerKernel, MasingUnloadingAndReloading)
 {
-  // spec 7.3.3: from u1 = 0.75 u_max (T1 = 0.35) at delta = 1, a reversal r gives
+  // Masing unloading: from u1 = 0.75 u_max (T1 = 0.35) at delta = 1, a reversal r gives
   // T = T1 - 2 mu N [1 - (1 - r/(2 mu kappa delta))^{3/2}]
   const JaegerMaterial m = set_a();
   const double umax = kMu * m.kappa;
@@ -251,12 +254,12 @@ TEST(JaegerKernel, MasingUnloadingAndReloading)
     const std::vector<JaegerVertex> before = polyline(c.h, kMu);
     c.step(1.0, -r);
     EXPECT_TRUE(c.info.cut_on_slip) << "reversal: linear root on the slip segment";
-    // the same reversal in 7 steps (a straight colinear path: size independent, spec 2.7)
+    // the same reversal in 7 steps (a straight colinear path: size independent)
     Contact s(m);
     s.step(1.0, 0.0);
     s.step(1.0, 0.75 * umax);
     for (int k = 0; k < 7; ++k) s.step(1.0, -r / 7);
-    std::printf("r/umax %.1f: T %.12f (7 steps %.12f), spec %.12f, closed %.12f\n", 0.1 * (i + 1),
+    std::printf("r/umax %.1f: T %.12f (7 steps %.12f), ref %.12f, closed %.12f\n", 0.1 * (i + 1),
                 c.T[0], s.T[0], spec[i], closed);
     EXPECT_NEAR(c.T[0], closed, 1e-12 * kMu);
     EXPECT_NEAR(s.T[0], closed, 1e-12 * kMu);
@@ -285,7 +288,7 @@ TEST(JaegerKernel, MasingUnloadingAndReloading)
 
 TEST(JaegerKernel, GrossSlidingAndSidewaysMovement)
 {
-  // spec 7.3.4
+  // full slip, then a sideways movement and a normal increase (notes: Jaeger checks)
   const JaegerMaterial m = set_a();
   const double umax = kMu * m.kappa;
   Contact c(m);
@@ -298,7 +301,7 @@ TEST(JaegerKernel, GrossSlidingAndSidewaysMovement)
   // sideways: the slip direction becomes that of (mu kappa delta, 0) + (0, 0.5)
   c.step(1.0, 0.0, 0.5);
   const double ex = umax / std::hypot(umax, 0.5), ey = 0.5 / std::hypot(umax, 0.5);
-  std::printf("sideways 0.5: T/|T| = (%.9f, %.9f), spec (0.682318250, 0.731055268), |T| = %.15f\n",
+  std::printf("sideways 0.5: T/|T| = (%.9f, %.9f), ref (0.682318250, 0.731055268), |T| = %.15f\n",
               c.T[0] / c.Tmag(), c.T[1] / c.Tmag(), c.Tmag());
   EXPECT_NEAR(c.Tmag(), kMu, 1e-15);
   EXPECT_NEAR(c.T[0] / c.Tmag(), ex, 1e-14);
@@ -311,14 +314,15 @@ TEST(JaegerKernel, GrossSlidingAndSidewaysMovement)
   EXPECT_EQ(c.info.kind, JAEGER_ELASTIC);
   EXPECT_EQ(c.T[0], Tx);
   EXPECT_EQ(c.T[1], Ty);
-  std::printf("delta 1.2: |T|/(mu N) = %.6f (spec 0.7607)\n", c.Tmag() / (kMu * N));
+  std::printf("delta 1.2: |T|/(mu N) = %.6f (ref 0.7607)\n", c.Tmag() / (kMu * N));
   EXPECT_NEAR(c.Tmag() / (kMu * N), 1.0 / std::pow(1.2, 1.5), 1e-15);
   EXPECT_NEAR(c.Tmag() / (kMu * N), 0.7607, 5e-5);
 }
 
 TEST(JaegerKernel, ProportionalElasticLoading)
 {
-  // spec 7.3.5: u = g delta from zero in 10 steps, g <= mu kappa: T = (g/kappa) N at every step
+  // proportional loading: u = g delta from zero in 10 steps, g <= mu kappa:
+  // T = (g/kappa) N at every step
   const JaegerMaterial m = set_a();
   for (double g : {0.1, 0.25, kMu * m.kappa}) {
     Contact c(m);
@@ -337,7 +341,7 @@ TEST(JaegerKernel, ProportionalElasticLoading)
 
 TEST(JaegerKernel, NineStepColinearExample)
 {
-  // spec 7.2: the structure of Kuhn's Fig. 4 with the spec's numbers
+  // nine steps with the structure of Kuhn's Fig. 4 and the project's numbers (notes: Jaeger checks)
   const JaegerMaterial m = set_a();
   const double pts[9][2] = {{1.0, .20}, {1.5, .35}, {1.8, .30}, {1.8, .45}, {1.8, .55},
                             {2.2, .60}, {2.5, .55}, {2.5, .70}, {2.5, .60}};
@@ -353,7 +357,7 @@ TEST(JaegerKernel, NineStepColinearExample)
     up = pts[i][1];
     double Ts[2], us[2];
     c.history_sums(Ts, us);
-    std::printf("step %d: T = %.10f (spec %.10f), %d vertices, sum theta dN - T = %.1e, "
+    std::printf("step %d: T = %.10f (ref %.10f), %d vertices, sum theta dN - T = %.1e, "
                 "sum kappa theta d delta - u = %.1e\n",
                 i + 1, c.T[0], expT[i], c.h.count, Ts[0] - c.T[0], us[0] - up);
     EXPECT_NEAR(c.T[0], expT[i], 5e-11);
@@ -375,11 +379,12 @@ TEST(JaegerKernel, NineStepColinearExample)
 
 TEST(JaegerKernel, StraightStepSizeIndependence)
 {
-  // Spec 2.7: "one big step and many small steps on the same straight path end in the same state".
-  // True for colinear paths (checked to 1e-12 here); in 2-D it is NOT: the new slip annulus gets
-  // one uniform direction (Jaeger's assumption, spec 8.14), so a straight 2-D step gives a
-  // different force from the same step cut into pieces (the spec's Python oracle agrees with this
-  // kernel on it). The sub-divided answer converges as the pieces shrink (first order).
+  // Does one big step end in the same state as many small steps on the same straight path? True for
+  // colinear paths (checked to 1e-12 here); in 2-D it is NOT: the new slip annulus gets one uniform
+  // direction (Jaeger's assumption, notes: Jaeger history), so a straight 2-D step gives a
+  // different force from the same step cut into pieces (the independent Python implementation
+  // agrees with this kernel on it). The sub-divided answer converges as the pieces shrink (first
+  // order).
   const JaegerMaterial m = set_a();
   SplitMix64 g{77};
   auto U = [&g]() { return 2.0 * g.uniform() - 1.0; };
@@ -417,12 +422,12 @@ TEST(JaegerKernel, StraightStepSizeIndependence)
               "|T100-T200| = %.2e muN, ratio of the next halving %.3f\n",
               worst_1d, worst_2d, conv_prev, conv_ratio);
   EXPECT_LE(worst_1d, 1e-12);
-  EXPECT_GT(worst_2d, 1e-2);    // the spec's claim does not hold in 2-D
+  EXPECT_GT(worst_2d, 1e-2);    // size independence does not hold in 2-D
   EXPECT_LT(conv_ratio, 0.6);   // ... but sub-division converges (about halving)
 }
 
 // ================================================================================================
-// 2. Mindlin-Deresiewicz proportional loading then unloading (spec 7.1)
+// 2. Mindlin-Deresiewicz proportional loading then unloading (MD 1953 section 17; Kuhn's Fig. 8)
 
 namespace {
 
@@ -431,7 +436,7 @@ struct MDPath {
   double T1() const { return beta * (N1 - N0); }
   double Ns1() const { return N1 - T1() / mu; }    // equivalent force at the peak
   double d(double N) const { return delta_of(C, N); }
-  // cumulative half-shift (spec 7.1 closed form)
+  // cumulative half-shift (closed form, notes: Jaeger checks)
   double u_load(double N) const { return mu * kappa * (d(N) - d(N - beta / mu * (N - N0))); }
   double T_unload(double N) const { return T1() + beta * (N - N1); }
   double Nss(double N) const { return (T_unload(N) + mu * (N + Ns1())) / (2 * mu); }
@@ -473,7 +478,7 @@ namespace {
 
 // Four large steps from (delta(N0), 0) to N = 1.75, 2.5, 1.75, 1 (in units of N0); after each, the
 // history must be the closed-form one: loading [(d(N*), 0), (d(N), +mu)], unloading
-// [(d(N*1), 0), (d(N**), +mu), (d(N), -mu)] (spec 7.1).
+// [(d(N*1), 0), (d(N**), +mu), (d(N), -mu)].
 void four_large_steps(const MDPath &p, const JaegerMaterial &m, double C, double Tscale,
                       const double spec_delta[4][3], const double spec_u[4], const double spec_T[4])
 {
@@ -494,7 +499,7 @@ void four_large_steps(const MDPath &p, const JaegerMaterial &m, double C, double
     std::printf("\n");
     EXPECT_NEAR(c.T[0], Te, 1e-12 * kMu * Nk);
     EXPECT_NEAR(c.T[0], spec_T[i] * Tscale, 1e-12 * kMu * Nk);
-    EXPECT_NEAR(p.d(N) / spec_delta[i][2], 1.0, 5e-10);    // the spec's inputs
+    EXPECT_NEAR(p.d(N) / spec_delta[i][2], 1.0, 5e-10);    // the tabulated inputs
     EXPECT_NEAR(u / spec_u[i], 1.0, 5e-10);
     // loading steps cut an elastic segment (quadratic), unloading steps a slip one (linear)
     EXPECT_EQ(c.info.kind, JAEGER_PARTIAL_SLIP);
@@ -516,7 +521,7 @@ void four_large_steps(const MDPath &p, const JaegerMaterial &m, double C, double
 
 TEST(JaegerKernel, MindlinDeresiewiczFourLargeSteps)
 {
-  // dimensionless (set A): the spec's history contents (delta*) after each step
+  // dimensionless (set A): the history contents (delta*) after each step
   const JaegerMaterial m = set_a();
   const MDPath p{1.0, kMu, m.kappa, 1.0, 0.6, 2.5};
   const double hist[4][3] = {{0.731004435, 1.452196433, 1.452196433},
@@ -528,7 +533,7 @@ TEST(JaegerKernel, MindlinDeresiewiczFourLargeSteps)
   std::printf("dimensionless:\n");
   four_large_steps(p, m, 1.0, 1.0, hist, u, T);
 
-  // SI (spec 7.1 second table): R = 1 mm, G = 30 GPa, nu = 0.25, N0 = 10 N
+  // SI: R = 1 mm, G = 30 GPa, nu = 0.25, N0 = 10 N
   const double G = 30e9, nu = 0.25;
   const JaegerMaterial si = jaeger_material(2.0 * G * (1.0 + nu), nu, 0.4, 0.0, 0);
   const double C = jaeger_hertz_constant(si, 1e-3);
@@ -546,7 +551,7 @@ TEST(JaegerKernel, MindlinDeresiewiczFourLargeSteps)
 }
 
 // ================================================================================================
-// 3. Independent oracle: the MDR spring bed of spec 7.0 (colinear histories)
+// 3. Independent oracle: the MDR spring bed (colinear histories; notes: Jaeger checks)
 
 namespace {
 
@@ -650,7 +655,7 @@ TEST(JaegerKernel, SpringBedOracleColinear)
 }
 
 // ================================================================================================
-// 4. Cross-check against the specification's Python oracle (data: make_reference_cases.py)
+// 4. Cross-check against an independent Python implementation (data: make_reference_cases.py)
 
 namespace {
 
@@ -752,11 +757,11 @@ TEST(JaegerKernel, CrossCheckAgainstPythonReference)
 }
 
 // ================================================================================================
-// 5. Contact frame and objectivity (spec 5)
+// 5. Contact frame and objectivity (Kuhn section 3.2; notes: Jaeger frame)
 
 TEST(JaegerKernel, FrameInitialization)
 {
-  // spec 5.3 example: n = (0.6, 0, 0.8) -> q = (0.9486832981, 0, 0.3162277660, 0),
+  // n = (0.6, 0, 0.8) -> q = (0.9486832981, 0, 0.3162277660, 0),
   // R e1 = (0.8, 0, -0.6), R e2 = (0, 1, 0)
   double q[4];
   jaeger_frame_init(q, {0.6, 0.0, 0.8});
@@ -815,9 +820,10 @@ struct Pair {
 
 TEST(JaegerKernel, ObjectivityRigidRotation)
 {
-  // spec 7.3.7 at the kernel level: a pair pre-loaded into partial slip, then rotated rigidly by
-  // 90 degrees about (1, 2, 3) in 1000 increments; translation 0 (the glue's value for a rigid
-  // motion), normal rotating exactly, mean rotation = the increment's rotation vector.
+  // objectivity (notes: Jaeger checks) at the kernel level: a pair pre-loaded into partial slip,
+  // then rotated rigidly by 90 degrees about (1, 2, 3) in 1000 increments; translation 0 (the
+  // glue's value for a rigid motion), normal rotating exactly, mean rotation = the increment's
+  // rotation vector.
   const JaegerMaterial m = set_a();
   const double R = 1.0, delta = 1e-3, umax = kMu * m.kappa * delta;
   const Vec3 n0 = (1.0 / std::sqrt(0.38)) * Vec3{0.3, -0.5, 0.2};
@@ -925,8 +931,8 @@ TEST(JaegerKernel, ContactStepDriver)
   const Vec3 n = (1.0 / 3.0) * Vec3{1, 2, -2};
   Pair p;
   // new contact with a tangential translation in its first step: the full half-shift is used
-  // (spec 8.16), elastic if |du| <= mu kappa delta; T points along the shift of q (spring
-  // tension), so the force on q, N n - T, opposes it
+  // (notes: Jaeger history), elastic if |du| <= mu kappa delta; T points along the shift of q
+  // (spring tension), so the force on q, N n - T, opposes it
   const double delta = 1e-6;
   const Vec3 t = (1.0 / std::sqrt(8.0)) * Vec3{2, 0, 1};    // orthogonal to n
   ASSERT_NEAR(dot(t, n), 0.0, 1e-16);
@@ -1013,11 +1019,12 @@ TEST(JaegerKernel, PressedContactFollowsTheClosedForm)
 }
 
 // ================================================================================================
-// 6. Kuhn's approximation and the bounded capacity (spec 4, 7.5, 7.6)
+// 6. Kuhn's approximation and the bounded capacity (notes: Jaeger merging, Jaeger checks)
 
 TEST(JaegerKernel, ApproximationLambdaExample)
 {
-  // spec 7.5: elastic steps to (1.0, 0.05) ... (1.8, 0.334), then a slip step to (1.8, 0.404)
+  // like Kuhn's Fig. 5: elastic steps to (1.0, 0.05) ... (1.8, 0.334), then a slip step
+  // to (1.8, 0.404)
   const double pts[6][2] = {{1.0, 0.05}, {1.2, 0.12}, {1.4, 0.194}, {1.6, 0.262}, {1.8, 0.334}, {1.8, 0.404}};
   Contact ex(set_a()), ap(set_a(0.10));
   double up = 0.0;
@@ -1028,7 +1035,7 @@ TEST(JaegerKernel, ApproximationLambdaExample)
     if (i == 4) {
       EXPECT_EQ(ex.h.count, 5);
       ASSERT_EQ(ap.h.count, 2);    // 1-2 ... 4-5 merged into one segment
-      std::printf("lambda 0.1 after step 5: merged slope %.6f (spec 0.304287)\n", ap.v(1).theta1);
+      std::printf("lambda 0.1 after step 5: merged slope %.6f (ref 0.304287)\n", ap.v(1).theta1);
       EXPECT_NEAR(ap.v(1).theta1, 0.304287, 5e-7);
       EXPECT_EQ(ap.T[0], ex.T[0]) << "the Delta N-weighted merge keeps the force";
     }
@@ -1054,10 +1061,10 @@ TEST(JaegerKernel, ApproximationLambdaExample)
 
 namespace {
 
-// The cyclic 2-D shear of spec 7.6 as read here (the spec gives no generator): constant
+// The cyclic 2-D shear of the capacity check as generated here (none was recorded): constant
 // delta = 1, 12,000 steps of triangle cycles about the origin, each cycle with a random direction,
 // amplitude U(0, 0.5) u_max and 20-56 steps. Returns the largest |T_exact - T_M|/(mu N) for
-// the 4.3 rule (and for a naive rule that drops the oldest vertex).
+// the least-cost rule (and for a naive rule that drops the oldest vertex).
 struct CyclicResult {
   double cost_rule[2], oldest[2];    // M = 16, M = 8
   int exact_max;
@@ -1128,14 +1135,14 @@ TEST(JaegerKernel, CapacityCyclicShear)
   report("M = 8,  4.3 cost rule", e8);
   report("M = 16, drop oldest", o16);
   report("M = 8,  drop oldest", o8);
-  // spec 4.3: "M = 16: <= 6e-4; M = 8: about 1-2 %"; spec 7.6: "expect <= 1e-3 for M = 16".
-  // These are typical values of an unspecified generator, not bounds: here the median run meets
+  // design targets (notes: Jaeger merging): M = 16: <= 6e-4, at worst 1e-3; M = 8: about 1-2 %.
+  // These are typical values of an unrecorded generator, not bounds: here the median run meets
   // 6e-4 and nine runs in ten meet 1e-3 (the worst run is reported above).
   EXPECT_LE(percentile(e16, 0.5), 6e-4);
   EXPECT_LE(percentile(e16, 0.9), 1e-3);
   EXPECT_LE(percentile(e8, 0.5), 2e-2);
-  // the cost rule beats dropping the oldest vertex (spec: 5x at M = 8, 30-3000x at M = 16 on
-  // its generator; here see the numbers above)
+  // the cost rule beats dropping the oldest vertex (notes: 5x at M = 8, 30-3000x at M = 16 on
+  // their generator; here see the numbers above)
   EXPECT_GT(percentile(o16, 0.5), 2.0 * percentile(e16, 0.5));
   EXPECT_GT(percentile(o16, 0.9), 2.0 * percentile(e16, 0.9));
   EXPECT_GT(percentile(o8, 0.5), 2.0 * percentile(e8, 0.5));
@@ -1186,9 +1193,9 @@ void slow_compression(bool smooth, double err[6], double mean_len[6], int max_le
 
 TEST(JaegerKernel, CapacityAndLambdaOnSlowCompression)
 {
-  // spec 4.3: "M = 32 or 64 on a mostly elastic, slowly compressed contact: <= 4e-5, whereas the
-  // exact history reached about 12,800 vertices"; spec 4.1/4.2: Kuhn's lists were > 30 % shorter
-  // at lambda = 0.10 and about 60 % shorter at 0.20.
+  // notes: Jaeger merging: M = 32 or 64 on a mostly elastic, slowly compressed contact: <= 4e-5,
+  // whereas the exact history reached about 12,800 vertices; Kuhn 2011, Table 1: his lists were
+  // > 30 % shorter at lambda = 0.10 and about 60 % shorter at 0.20.
   const char *name[6] = {"exact", "M = 16", "M = 32", "M = 64", "lambda 0.1", "lambda 0.2"};
   for (bool smooth : {false, true}) {
     double err[6], mean_len[6];
@@ -1214,12 +1221,12 @@ TEST(JaegerKernel, CapacityAndLambdaOnSlowCompression)
 }
 
 // ================================================================================================
-// Round-off corner cases where the spec's ROOT pseudo-code fails (see jaeger.hpp header)
+// Round-off corner cases where a plain root test fails (see jaeger.hpp header)
 
 TEST(JaegerKernel, StepsEndingOnAStoredVertex)
 {
   // Retracing an elastic step returns exactly to vertex 1: the force must be that of vertex 1.
-  // (The spec's ROOT gives c = B = 0 there, reports no root and slides: |T| = mu N = 0.4.)
+  // (A plain root test gives c = B = 0 there, reports no root and slides: |T| = mu N = 0.4.)
   for (double nu : {0.0, 0.25}) {
     const JaegerMaterial m = jaeger_material(1.0, nu, kMu, 0.0, 0);
     Contact c(m);
@@ -1251,7 +1258,7 @@ TEST(JaegerKernel, UnloadingAlongTheSegmentNearTheBackwardCone)
   // Elastic segment theta = 0.3 (proportional loading to delta = 1), then unloading to 0.95 with
   // a forward move D = mu kappa 0.05 (1 + r): B > 0 and c -> 0. Colinear closed form:
   // s = (D + mu kappa |L|)/(kappa (mu - theta)), delta* = 1 - s, T = theta N(delta*) + mu (N - N(delta*)).
-  // The spec's c/(sqrt(B^2 + A c) - B) cancels here: 5e-5 mu N error at r = 1e-12, gross sliding
+  // The form c/(sqrt(B^2 + A c) - B) cancels here: 5e-5 mu N error at r = 1e-12, gross sliding
   // at r = 0.
   const JaegerMaterial m = set_a();
   for (double r : {1e-4, 1e-8, 1e-12, 0.0}) {
@@ -1276,10 +1283,10 @@ TEST(JaegerKernel, SymmetricCyclesAtConstantLoadFollowMasing)
   // points symmetric about a peak (e.g. sin(2 pi 7/30), sin(2 pi 8/30)) differ by round-off, so a
   // peak carries a step of ~1e-17, a round-off reversal or a round-off continued loading. The
   // latter eliminates the top slip segment and leaves the point on the cone of the vertex below
-  // up to round-off (c = -1e-17): the spec's ROOT rejects that negative root and walks on down
-  // to gross sliding (its Python oracle jumps to |T| = mu N at step 113 for A = 0.9 u_max,
-  // P = 30, an error of 3.4e-2 mu N; 3.2e-2 for P = 40). The exact answer is the Masing loop: the
-  // virgin Cattaneo-Mindlin curve up
+  // up to round-off (c = -1e-17): a plain root test rejects that negative root and walks on down to
+  // gross sliding (the independent Python implementation jumps to |T| = mu N at step 113 for
+  // A = 0.9 u_max, P = 30, an error of 3.4e-2 mu N; 3.2e-2 for P = 40). The exact answer is the
+  // Masing loop: the virgin Cattaneo-Mindlin curve up
   // to the first reversal, then T = T_r + dir 2 mu N [1 - (1 - |u - u_r|/(2 mu kappa))^{3/2}]
   // from the last reversal (u_r, T_r), and no gross sliding since the range 2A is below 2 u_max.
   const JaegerMaterial m = set_a();
@@ -1320,7 +1327,7 @@ TEST(JaegerKernel, SymmetricCyclesAtConstantLoadFollowMasing)
 }
 
 // ================================================================================================
-// 7. Fuzz: invariants of spec 2.7 over 10^6 random steps
+// 7. Fuzz: invariants of the equivalent load history over 10^6 random steps
 
 TEST(JaegerKernel, FuzzInvariants)
 {
@@ -1422,8 +1429,8 @@ TEST(JaegerKernel, FuzzInvariants)
 
 TEST(JaegerKernel, RoomContractFallback)
 {
-  // A caller that gives no room for the push (room == count) gets a 4.3 merge instead of a write
-  // past room; the force is that of the exact algorithm (the merge keeps it).
+  // A caller that gives no room for the push (room == count) gets a least-cost merge instead of a
+  // write past room; the force is that of the exact algorithm (the merge keeps it).
   const JaegerMaterial m = set_a();
   std::vector<JaegerVertex> buf(12);
   const JaegerVertex sentinel = {-7.0, -7.0, -7.0, -7.0};
@@ -1454,8 +1461,9 @@ TEST(JaegerKernel, RoomContractFallback)
 
 TEST(JaegerKernel, IsotropyAndHistorySums)
 {
-  // spec 7.3.6: 200 random 2-D sequences of 60 steps: rotating every movement by a fixed angle
-  // rotates every T; T = sum theta dN; u = sum kappa theta d delta while no gross sliding occurred
+  // invariants (notes: Jaeger checks): 200 random 2-D sequences of 60 steps: rotating every
+  // movement by a fixed angle rotates every T; T = sum theta dN; u = sum kappa theta d delta while
+  // no gross sliding occurred
   const JaegerMaterial m = set_a();
   SplitMix64 g{11};
   double worst_iso = 0.0, worst_T = 0.0, worst_u = 0.0;

@@ -1,13 +1,15 @@
 // Kernel tests of the catalogue's normal models (hooke, hertz, hls) and normal dashpots (viscous,
-// restitution, bshp, kk, tsuji): design/catalogue.md sections 2.1, 2.2, 3.1 and 3.2 ("spec").
+// restitution, bshp, kk, tsuji) of Rangel's "DEM contact force models" ([R]), with the project's
+// conventions, corrections and reference collisions of doc/design_notes.md ("Catalogue
+// conventions", "Catalogue corrections", "Catalogue checks"; cited as "notes: <section>").
 //
-// The head-on collision of two spheres (spec 3.2) is integrated here by a two-body velocity
-// Verlet along the normal, in LAMMPS' form: the force of step k is evaluated at x(t_k) with the
-// half-step velocity v(t_k - dt/2) (what pair granular sees). Undamped laws then converge at
-// second order in dt, dashpots at first order (spec 3.1, test-tolerance note): every numeric
-// test asserts that order by halving dt, and compares with the reference either at the finest
-// step or after Richardson extrapolation of the measured order. Contact onset and end, and the
-// instant the force vanishes, are interpolated linearly within the step; maxima by a parabola
+// The head-on collision of two spheres (notes: Catalogue checks) is integrated here by a two-body
+// velocity Verlet along the normal, in LAMMPS' form: the force of step k is evaluated at x(t_k)
+// with the half-step velocity v(t_k - dt/2) (what pair granular sees). Undamped laws then converge
+// at second order in dt, dashpots at first order (notes: Catalogue checks, tolerances): every
+// numeric test asserts that order by halving dt, and compares with the reference either at the
+// finest step or after Richardson extrapolation of the measured order. Contact onset and end, and
+// the instant the force vanishes, are interpolated linearly within the step; maxima by a parabola
 // through the three samples around the largest.
 #include "contact/damping_models.hpp"
 #include "contact/jaeger.hpp"
@@ -27,7 +29,7 @@ constexpr double kPi = 3.14159265358979323846;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 
-// ---- reference material set (spec 3.1)
+// ---- reference material set (notes: Catalogue checks)
 constexpr double kR = 1.0e-3, kRho = 2500.0, kE = 70.0e9, kNu = 0.25, kV0 = 1.0;
 double sphere_mass(double R) { return 4.0 / 3.0 * kPi * R * R * R * kRho; }
 double mbar_ref() { return effective_mass(sphere_mass(kR), sphere_mass(kR)); }
@@ -212,7 +214,7 @@ Model hls_model(const HlsParams &h)
 }    // namespace
 
 // ================================================================================================
-// Effective quantities and conventions (spec 1.2, 3.1)
+// Effective quantities and conventions (notes: Catalogue conventions)
 
 TEST(NormalDampingKernel, ReferenceMaterialSet)
 {
@@ -236,7 +238,7 @@ TEST(NormalDampingKernel, EffectiveQuantitiesUnlikeMaterialsAndWalls)
   EXPECT_LT(rel(hertz_effective_modulus(hertz_params(kE, kNu, Es, nus)), hand), 1e-15);
   EXPECT_EQ(hertz_effective_modulus(hertz_params(kE, kNu, Es, nus)),
             hertz_effective_modulus(hertz_params(Es, nus, kE, kNu)));
-  // rigid wall: the limit E_w -> inf, twice the same-material value (spec 1.2 "Walls")
+  // rigid wall: the limit E_w -> inf, twice the same-material value
   EXPECT_LT(rel(effective_modulus(kE, kNu, 1e30, 0.3), effective_modulus_rigid_wall(kE, kNu)), 1e-15);
   EXPECT_DOUBLE_EQ(effective_modulus_rigid_wall(kE, kNu), 2.0 * ebar_ref());
   // R_w = m_w = inf: Rbar = R_i, mbar = m_i
@@ -269,7 +271,8 @@ TEST(NormalDampingKernel, HertzHalfOverlapConventionOfJaegerGivesTheSameForce)
 }
 
 // ================================================================================================
-// HLS: the force law and its state, driven directly (spec 2.1 N3 and the reload test of 3.2)
+// HLS: the force law and its state, driven directly, with the reload path (notes: Catalogue
+// corrections)
 
 TEST(NormalDampingKernel, HlsLoadUnloadReloadFollowsWaltonBraun)
 {
@@ -320,7 +323,7 @@ TEST(NormalDampingKernel, HlsInputFormsAreOneLaw)
 {
   const double kL = kn_ref(), e = 0.9;
   const HlsParams a = hls_from_restitution(kL, e), b = hls_constant(kL, kL / (e * e));
-  EXPECT_LT(rel(a.kU0, 1.56678171e6), 1e-8);    // spec 3.2
+  EXPECT_LT(rel(a.kU0, 1.56678171e6), 1e-8);    // k_L/e_n^2 of the reference set
   for (double d : {1e-7, 1e-6, 2e-6}) {
     double s1 = 2e-6, s2 = 2e-6;
     EXPECT_EQ(hls_step(a, d, s1), hls_step(b, d, s2));
@@ -332,7 +335,7 @@ TEST(NormalDampingKernel, HlsInputFormsAreOneLaw)
     EXPECT_EQ(hls_residual_overlap(p, s), 0.0);
     EXPECT_EQ(hls_step(p, 1e-6, s), kL * 1e-6);
   }
-  // variable: K_U = kL + S F_max (spec 3.2: 1.52687131e6 N/m at F_max = 2.57778129 N)
+  // variable: K_U = kL + S F_max (1.52687131e6 N/m at F_max = 2.57778129 N)
   const HlsParams v = hls_variable(kL, 1e5);
   const double dmax = kV0 * std::sqrt(mbar_ref() / kL);
   EXPECT_LT(rel(kL * dmax, 2.57778129), 1e-8);
@@ -340,12 +343,12 @@ TEST(NormalDampingKernel, HlsInputFormsAreOneLaw)
 }
 
 // ================================================================================================
-// Head-on collisions (spec 3.2)
+// Head-on collisions (notes: Catalogue checks)
 
 TEST(NormalDampingKernel, HertzUndampedCollision)
 {
   const double mb = mbar_ref(), Rb = rbar_ref(), Eb = ebar_ref(), v0 = kV0;
-  // closed forms (spec 3.2; [erratum] Ebar sqrt(Rbar), not sqrt(Rbar Ebar), under mbar)
+  // closed forms ([erratum] in [R]: Ebar sqrt(Rbar), not sqrt(Rbar Ebar), under mbar)
   const double dmax = std::pow(15.0 * mb * v0 * v0 / (16.0 * Eb * std::sqrt(Rb)), 0.4);
   const double integral = 0.4 * std::tgamma(0.4) * std::tgamma(0.5) / std::tgamma(0.9);
   const double Tc = 2.0 * integral * dmax / v0;
@@ -359,8 +362,9 @@ TEST(NormalDampingKernel, HertzUndampedCollision)
   // off by orders of magnitude from the integrated peak checked below
   const double dmax_printed = std::pow(15.0 * mb * v0 * v0 / (16.0 * std::sqrt(Rb * Eb)), 0.4);
   EXPECT_GT(rel(dmax_printed, dmax), 10.0);
-  // stiffness recipes of spec 2.1 N1 (e = 1, f = 1): the strain-energy k_n = (16/15)^{4/5} X
-  // reproduces delta_max exactly, the time-matched k_n = (pi/2.8683)^2 X reproduces T_c
+  // [R]'s stiffness recipes for the linear spring (e = 1, f = 1): the strain-energy
+  // k_n = (16/15)^{4/5} X reproduces delta_max exactly, the time-matched k_n = (pi/2.8683)^2 X
+  // reproduces T_c
   const double X = x_group();
   EXPECT_LT(rel(v0 * std::sqrt(mb / (std::pow(16.0 / 15.0, 0.8) * X)), dmax), 1e-14);
   EXPECT_LT(rel(kPi * std::sqrt(mb / (kPi * kPi / (constant * constant) * X)), Tc), 1e-14);
@@ -374,7 +378,7 @@ TEST(NormalDampingKernel, HertzUndampedCollision)
   EXPECT_ORDER(T, Tc, 2);
   EXPECT_ORDER(D, dmax, 2);
   EXPECT_ORDER(F, khz_ref() * std::pow(dmax, 1.5), 2);
-  // dt = Tc/4000: well within the spec's 1e-4 on T_c and delta_max
+  // dt = Tc/4000: well within 1e-4 on T_c and delta_max
   EXPECT_LT(rel(T.q[2], Tc), 1e-6);
   EXPECT_LT(rel(D.q[2], dmax), 1e-6);
   EXPECT_LT(rel(F.q[2], 3.222207), 1e-6);
@@ -411,7 +415,7 @@ TEST(NormalDampingKernel, LsdRestitutionCollision)
 {
   const double mb = mbar_ref(), kn = kn_ref(), e = 0.9;
   const DampingParams d = damping_restitution(e);
-  // closed forms (spec 2.2 `restitution`)
+  // closed forms of the linear spring-dashpot (`restitution`)
   const double eta = restitution_eta(d.alpha, mb, kn);
   EXPECT_LT(rel(eta, 0.172806462), 5e-9);
   const double psi = eta / (2 * mb), W = std::sqrt(kn / mb - psi * psi);
@@ -428,10 +432,10 @@ TEST(NormalDampingKernel, LsdRestitutionCollision)
   const Convergence T = r.of([](const Collision &c) { return c.t_sep; });
   const Convergence D = r.of([](const Collision &c) { return c.delta_max; });
   const Convergence E = r.of([](const Collision &c) { return c.e; });
-  // the dashpot sees the half-step velocity: first order (spec 3.1 note)
+  // the dashpot sees the half-step velocity: first order (notes: Catalogue checks)
   EXPECT_ORDER(E, e, 1);
   EXPECT_ORDER(D, dmax, 1);
-  // spec tolerance at dt = Tc/2000: 1e-3 on e, 1e-4 on T_c, delta_max
+  // the tolerance of notes: Catalogue checks at dt = Tc/2000: 1e-3 on e, 1e-4 on T_c, delta_max
   EXPECT_LT(rel(E.q[0], e), 1e-3);
   EXPECT_LT(rel(T.q[0], Tc), 1e-4);
   EXPECT_LT(rel(D.q[0], dmax), 1e-4);
@@ -470,13 +474,13 @@ TEST(NormalDampingKernel, LsdRestitutionWithLimitDamping)
   EXPECT_LT(rel(T0.richardson(1), 6.24852129e-6), 2e-6);
   EXPECT_LT(rel(D0.richardson(1), 1.22824656e-7), 2e-6);
   EXPECT_LT(rel(TS.richardson(1), 6.38468659e-6), 2e-6);
-  // the rebound is larger than without the clamp (spec 2.2)
+  // the rebound is larger than without the clamp
   EXPECT_GT(E.richardson(1), 0.9);
 }
 
 TEST(NormalDampingKernel, LsdRestitutionIsPerContactInAPolydispersePair)
 {
-  // R_j = 2 R_i (m_j = 8 m_i): eta_n from this contact's mbar keeps e = 0.9 (spec 3.2)
+  // R_j = 2 R_i (m_j = 8 m_i): eta_n from this contact's mbar keeps e = 0.9
   const Pair pr{sphere_mass(kR), sphere_mass(2 * kR), kR, 2 * kR};
   const double mb = effective_mass(pr.m_i, pr.m_j), kn = kn_ref(), e = 0.9;
   const DampingParams d = damping_restitution(e);
@@ -501,7 +505,7 @@ TEST(NormalDampingKernel, HlsConstantUnloadingCollision)
   const HlsParams p = hls_from_restitution(kL, e);
   const double eps = std::sqrt(kL / p.kU0);
   EXPECT_LT(rel(eps, e), 1e-15);
-  // closed forms (spec 2.1 N3)
+  // closed forms of the HLS collision ([R])
   const double Tc = 0.5 * kPi * std::sqrt(mb / kL) * (1 + eps);
   const double dmax = kV0 * std::sqrt(mb / kL), dres = dmax * (1 - eps * eps), Fmax = kV0 * std::sqrt(mb * kL);
   EXPECT_LT(rel(Tc, 6.06214100e-6), 5e-9);
@@ -573,10 +577,10 @@ TEST(NormalDampingKernel, HlsVariableUnloadingCollision)
 // at clean first order (the half-step velocity), but the restitution does not: the dashpot's
 // derivative is unbounded at delta -> 0 (onset and separation), its first-order coefficient is
 // small, and the measured error alternates in sign with dt (e.g. tsuji Norouzi: +3.9e-6, -5.7e-6,
-// -2.1e-6, +5e-8 at T/1000 .. T/8000). So e is asserted against the spec at a fine step,
+// -2.1e-6, +5e-8 at T/1000 .. T/8000). So e is asserted against the reference at a fine step,
 // T/128000, where every measured error is below 1.3e-7, within 2e-7: the reference values are
-// RK4 numbers quoted to 7-8 digits (the oracle's own RK4 error on the LSD e is 1.6e-7), and at
-// the spec's step T/2000 within 1e-5 (the spec's note allows 1e-3).
+// RK4 numbers quoted to 7-8 digits (that integration's own error on the LSD e is 1.6e-7), and at
+// the step T/2000 within 1e-5 (notes: Catalogue checks allow 1e-3).
 constexpr int kFine = 128000;
 
 TEST(NormalDampingKernel, BshpAndKkCollision)
@@ -590,7 +594,7 @@ TEST(NormalDampingKernel, BshpAndKkCollision)
     }
   }
   // [erratum] [R] prints (4/3) Ebar sqrt(Rbar Abar) (units Pa m s^{1/2}, not N s m^{-3/2}): its value
-  // is far from K_HZ Abar, which is what gives the spec's e = 0.9401463 below.
+  // is far from K_HZ Abar, which is what gives the reference e = 0.9401463 below.
   EXPECT_GT(rel(4.0 / 3.0 * ebar_ref() * std::sqrt(rbar_ref() * A), eta_kk), 10.0);
   const double T = 6.0166656e-6;
   const Runs rb = collide3(hertz_model(damping_bshp(A)), reference_pair(), kV0, T / 4000);
@@ -610,7 +614,7 @@ TEST(NormalDampingKernel, BshpAndKkCollision)
 
 TEST(NormalDampingKernel, KkRestitutionFallsWithImpactSpeed)
 {
-  // trend (spec 2.2 / [R]): the delta^{1/2} dashpot is velocity dependent, 1 - e grows with v0
+  // trend ([R]): the delta^{1/2} dashpot is velocity dependent, 1 - e grows with v0
   const Model m = hertz_model(damping_kk(111.306495));
   double e_prev = 1.0;
   for (double v0 : {0.25, 1.0, 4.0}) {
@@ -625,7 +629,7 @@ TEST(NormalDampingKernel, KkRestitutionFallsWithImpactSpeed)
 TEST(NormalDampingKernel, TsujiCollision)
 {
   const double mb = mbar_ref(), K = khz_ref();
-  // Norouzi correlation (`tsuji en`, spec 2.2 and 3.2)
+  // Norouzi correlation (`tsuji en`, notes: Catalogue corrections)
   const DampingParams d = damping_tsuji_en(0.9, false);
   EXPECT_LT(rel(d.alpha, 0.0749646), 2e-6);
   EXPECT_LT(rel(tsuji_eta(d.alpha, mb, K), 5.7228962), 2e-8);
@@ -656,7 +660,7 @@ TEST(NormalDampingKernel, TsujiCollision)
   EXPECT_LT(rel(collide(mp, reference_pair(), kV0, T / kFine).e, 0.9283554), 2e-7);
   EXPECT_LT(rel(collide(hertz_model(damping_tsuji_eta(a_poly * std::sqrt(mb * K)), true), reference_pair(), kV0,
                         T / kFine).e, 0.9293954), 2e-7);
-  // the sqrt(5) form hits the target (spec 3.2 comparator: 0.9000000, clamped 0.9020261)
+  // the sqrt(5) form hits the target (reference: 0.9000000, clamped 0.9020261)
   EXPECT_LT(rel(collide(hertz_model(damping_tsuji_en(0.9, true)), reference_pair(), kV0, T / kFine).e, 0.9), 2e-7);
   EXPECT_LT(rel(collide(hertz_model(damping_tsuji_en(0.9, true), true), reference_pair(), kV0, T / kFine).e,
                 0.9020261), 2e-7);
@@ -665,7 +669,7 @@ TEST(NormalDampingKernel, TsujiCollision)
 TEST(NormalDampingKernel, TsujiRestitutionIsIndependentOfImpactSpeedAndExactFormHitsTarget)
 {
   // The sqrt(5) form ("tsuji en <e> exact") matches the target to better than 1e-4 over
-  // 0.5 <= e <= 0.95 (spec 2.2); Norouzi gives 0.4997 for 0.5.
+  // 0.5 <= e <= 0.95; Norouzi gives 0.4997 for 0.5.
   for (double target : {0.5, 0.6, 0.7, 0.8, 0.9, 0.95}) {
     const double e = collide(hertz_model(damping_tsuji_en(target, true)), reference_pair(), kV0, 7e-6 / kFine).e;
     EXPECT_LT(std::fabs(e - target), 1e-4) << "target " << target;
@@ -779,7 +783,7 @@ TEST(NormalDampingKernel, ValidationRejectsBadParameters)
     bad(validate(damping_kk(x)), "eta_n");
     bad(validate(damping_tsuji_eta(x)), "eta_n");
   }
-  // e_n = 0 rejected: the critically damped LSD never returns to delta = 0 (spec 2.2)
+  // e_n = 0 rejected: the critically damped LSD never returns to delta = 0
   for (double e : {0.0, -0.5, 1.5, kNaN, kInf}) {
     bad(validate_damping_restitution(e), "e_n");
     bad(validate_damping_tsuji_en(e), "e_n");

@@ -1,7 +1,8 @@
-// Kernel tests of the catalogue tangential models T1-T10 (design/catalogue.md, "spec"): the
-// closed-form constant-normal-force loading curves and stick/slip transitions, the spec 3.3
-// numbers of catalogue_reference.py, Walton-Braun turning points, objectivity of the stored
-// vectors, partner-copy symmetry, parameter checks and fuzzing.
+// Kernel tests of the catalogue tangential models T1-T10 (Rangel's "DEM contact force models", [R];
+// the project's conventions, corrections and checks: doc/design_notes.md, cited as
+// "notes: <section>"): the closed-form constant-normal-force loading curves and stick/slip
+// transitions, the reference numbers of notes: Catalogue checks, Walton-Braun turning points,
+// objectivity of the stored vectors, partner-copy symmetry, parameter checks and fuzzing.
 #include "contact/tangential_models.hpp"
 
 #include <gtest/gtest.h>
@@ -16,7 +17,8 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Spec 3.1 reference material set, spec 3.3 (c): two identical spheres, delta = 1 um, mu = 0.3.
+// Reference set of notes: Catalogue checks, case (c): two identical spheres, delta = 1 um,
+// mu = 0.3.
 struct Reference {
   double R = 1e-3, rho = 2500.0, E = 70e9, nu = 0.25, mu = 0.3, delta = 1e-6;
   double m = 4.0 / 3.0 * kPi * R * R * R * rho;
@@ -87,8 +89,9 @@ double lth_curve(double u, double dtmax, double mu_fn)
   return std::copysign(mu_fn * (1.0 - std::pow(1.0 - r, 1.5)), u);
 }
 
-// Walton-Braun closed form of spec T10: from turning point T* with sense s (+1 loading, -1
-// unloading), a displacement D >= 0 along the sense, as a signed force along the original axis.
+// Walton-Braun closed form (notes: Walton-Braun 3-D): from turning point T* with sense s (+1
+// loading, -1 unloading), a displacement D >= 0 along the sense, as a signed force along the
+// original axis.
 double wb_leg(double t_star, int s, double D, double mu_n, double k0)
 {
   const double lim = mu_n - s * t_star;
@@ -121,8 +124,8 @@ TangentialParams typical_params(TangentialModel m)
 
 }    // namespace
 
-// Spec 1.3: the cap uses max(F_el + F_vis, 0); LAMMPS's |F_tot| would give a pulling-apart
-// contact a friction force.
+// The cap uses max(F_el + F_vis, 0) (notes: Catalogue conventions); LAMMPS's |F_tot| would give a
+// pulling-apart contact a friction force.
 TEST(TangentialKernel, CapNormalForceIsCompressivePart)
 {
   EXPECT_EQ(cap_normal_force(2.0, 0.5), 2.5);
@@ -143,8 +146,8 @@ TEST(TangentialKernel, CapNormalForceIsCompressivePart)
   }
 }
 
-// T1-T3 (spec 2.3): constant magnitude / pure dashpot / dashpot capped by Coulomb, and the
-// sliding transition of T3 at eta_t |v_t| = mu F_n^c.
+// T1-T3 ([R] sections 4.2-4.4): constant magnitude / pure dashpot / dashpot capped by Coulomb, and
+// the sliding transition of T3 at eta_t |v_t| = mu F_n^c.
 TEST(TangentialKernel, NoHistoryModels)
 {
   TangentialStep s = base_step();
@@ -183,7 +186,7 @@ TEST(TangentialKernel, NoHistoryModels)
   }
 }
 
-// Spec 3.3 (c): the stiffnesses, LTH slip length, initial slope and table.
+// Case (c) of notes: Catalogue checks: the stiffnesses, LTH slip length, initial slope and table.
 TEST(TangentialKernel, Spec33cReferenceNumbers)
 {
   EXPECT_NEAR(ref.fn, 1.11306495, 5e-9);
@@ -195,7 +198,7 @@ TEST(TangentialKernel, Spec33cReferenceNumbers)
   const double k_dd = dd.move(du) / du;
   Contact1D tti(params(TangentialModel::TTI));
   const double k_tti = tti.move(du) / du;
-  std::printf("  K_DD = %.9e (spec 9.54055670e5)  K_TTI = %.9e (spec 1.43108351e6)\n", k_dd, k_tti);
+  std::printf("  K_DD = %.9e (ref 9.54055670e5)  K_TTI = %.9e (ref 1.43108351e6)\n", k_dd, k_tti);
   EXPECT_NEAR(k_dd, 9.54055670e5, 5e-3);
   EXPECT_NEAR(k_tti, 1.43108351e6, 5e-3);
   EXPECT_NEAR(k_dd, ref.k_dd, 1e-12 * ref.k_dd);
@@ -212,7 +215,7 @@ TEST(TangentialKernel, Spec33cReferenceNumbers)
   const double r0 = 1e-6;
   Contact1D lth(params(TangentialModel::LTH));
   const double slope = lth.move(r0 * ref.dtmax) / (r0 * ref.dtmax) / (1.0 - r0 / 4);
-  std::printf("  LTH initial slope %.9e (spec 1.43108351e6, Mindlin 8 Gbar a %.9e)\n", slope,
+  std::printf("  LTH initial slope %.9e (ref 1.43108351e6, Mindlin 8 Gbar a %.9e)\n", slope,
               ref.k_mindlin);
   EXPECT_NEAR(slope, 1.43108351e6, 5e-3);
   EXPECT_NEAR(slope, ref.k_mindlin, 1e-9 * ref.k_mindlin);
@@ -225,7 +228,7 @@ TEST(TangentialKernel, Spec33cReferenceNumbers)
     for (int k = 0; k < 4; ++k) {
       const double F = c.leg(0.25 * ref.dtmax, 250);
       u += 0.25 * ref.dtmax;
-      std::printf("  model %d: F(%.2f dt_max) = %.8f N (spec %.8f)\n", int(m), u / ref.dtmax, F,
+      std::printf("  model %d: F(%.2f dt_max) = %.8f N (ref %.8f)\n", int(m), u / ref.dtmax, F,
                   table[k]);
       EXPECT_NEAR(F, table[k], 5e-9);
     }
@@ -306,7 +309,8 @@ TEST(TangentialKernel, NonlinearLoadingCurves)
       }
     }
   }
-  // LTH/ZZY unloading retraces the loading curve (no hysteresis below slip, spec T7)
+  // LTH/ZZY unloading retraces the loading curve (no hysteresis below slip,
+  // notes: Catalogue corrections)
   Contact1D lth(params(TangentialModel::LTH));
   lth.leg(0.8 * ref.dtmax, 80);
   const double back = lth.leg(-0.5 * ref.dtmax, 50);
@@ -317,18 +321,18 @@ TEST(TangentialKernel, NonlinearLoadingCurves)
               1e-13);
 }
 
-// Spec 3.3 (c) spring_sliding: load to 5e-7 m, reverse by 1e-7 m: F = 0.23851390 N; the
+// Case (c) spring_sliding: load to 5e-7 m, reverse by 1e-7 m: F = 0.23851390 N; the
 // non-truncating spring_dashpot stays at mu F_n until the reversal exceeds 1.5e-7 m.
 TEST(TangentialKernel, SpringSlidingReversalSpec33c)
 {
   Contact1D t4(params(TangentialModel::SpringSliding, ref.k_dd));
   EXPECT_NEAR(t4.leg(5e-7, 50), ref.mu_fn, 1e-15);
   const double F = t4.leg(-1e-7, 10);
-  std::printf("  spring_sliding after reversal 1e-7: %.8f N (spec prints 0.23851390)\n", F);
-  // Spec 3.3 (c) prints 0.23851390 N for 0.33391948 - 0.0954056. The exact value is
-  // mu F_n - K_DD 1e-7 = 0.333919485 - 0.095405567 = 0.238513918 N, i.e. 0.23851392 to the
-  // printed 8 decimals (and the printed operands themselves give 0.23851388): a rounding slip of
-  // the spec, 1.8e-8 N, outside its own 8-decimal precision.
+  std::printf("  spring_sliding after reversal 1e-7: %.8f N (ref 0.23851390)\n", F);
+  // The reference value first written down for this case, 0.23851390 N (0.33391948 - 0.0954056),
+  // is a rounding slip: the exact value is mu F_n - K_DD 1e-7 = 0.333919485 - 0.095405567 =
+  // 0.238513918 N, i.e. 0.23851392 to 8 decimals (and those operands themselves give
+  // 0.23851388), off by 1.8e-8 N, outside its own 8-decimal precision.
   EXPECT_NEAR(F, ref.mu_fn - ref.k_dd * 1e-7, 1e-14);
   EXPECT_NEAR(F, 0.23851392, 5e-9);
   EXPECT_GT(std::fabs(F - 0.23851390), 1e-8);
@@ -353,8 +357,8 @@ TEST(TangentialKernel, SpringSlidingReversalSpec33c)
               -t5.r.ft.x, ref.k_dd * 3e-7);
 }
 
-// Spec 2.3 T4: spring_sliding kt mu == spring_dashpot kt 0 mu maw, bit for bit on a 3-D path with
-// rotation and varying normal force.
+// T4 ([ours], notes: Catalogue corrections): spring_sliding kt mu == spring_dashpot kt 0 mu maw,
+// bit for bit on a 3-D path with rotation and varying normal force.
 TEST(TangentialKernel, SpringSlidingEqualsSpringDashpotMaw)
 {
   std::mt19937_64 rng(7);
@@ -386,7 +390,7 @@ TEST(TangentialKernel, SpringSlidingEqualsSpringDashpotMaw)
   EXPECT_LT(slips, 19000);
 }
 
-// Spec 3.3 (c) Walton-Braun, K_t0 = 8 Gbar a, delta_s = 3.5e-7 m:
+// Case (c) Walton-Braun, K_t0 = 8 Gbar a, delta_s = 3.5e-7 m:
 //   unloading from full slip by delta_s: -0.09780275 N; by 2 delta_s: -mu F_n;
 //   load to delta_s/2 (0.21586112 N), unload by delta_s/4: 0.09552244 N;
 // and reloading from that turning point, the through-zero continuation, step-count independence.
@@ -406,8 +410,8 @@ TEST(TangentialKernel, WaltonBraunTurningPointsSpec33c)
     const double F1 = c.leg(-ds, n);
     const double F2 = c.leg(-ds, n);
     if (n == 20000)
-      std::printf("  unload from full slip by ds: %.8f N (spec -0.09780275), by 2 ds: %.8f N "
-                  "(spec -0.33391948)\n", F1, F2);
+      std::printf("  unload from full slip by ds: %.8f N (ref -0.09780275), by 2 ds: %.8f N "
+                  "(ref -0.33391948)\n", F1, F2);
     EXPECT_NEAR(F1, -0.09780275, 5e-9) << n;
     EXPECT_NEAR(F1, wb_leg(muN, -1, ds, muN, k0), tol) << n;
     EXPECT_NEAR(F2, -muN, 1e-15) << n;
@@ -418,7 +422,7 @@ TEST(TangentialKernel, WaltonBraunTurningPointsSpec33c)
     const double Fr = d.leg(0.25 * ds, n);    // reload from the new turning point
     const double Fr_expect = wb_leg(Fu, +1, 0.25 * ds, muN, k0);
     if (n == 20000)
-      std::printf("  load ds/2: %.8f N (spec 0.21586112); unload ds/4: %.8f N (spec 0.09552244);"
+      std::printf("  load ds/2: %.8f N (ref 0.21586112); unload ds/4: %.8f N (ref 0.09552244);"
                   " reload ds/4: %.8f N (closed form %.8f, hysteresis %.3e N)\n",
                   Fs, Fu, Fr, Fr_expect, Fs - Fr);
     EXPECT_NEAR(Fs, 0.21586112, 5e-9);
@@ -441,9 +445,10 @@ TEST(TangentialKernel, WaltonBraunTurningPointsSpec33c)
   }
 }
 
-// The spec's own discretisation (explicit Euler, catalogue_reference.py wb_incremental) against
-// the kernel's exact integration: the oracle's -0.09780582 (20 000 increments) is first order in
-// the increment and converges to the closed form -0.09780275 that the kernel gives exactly.
+// An explicit Euler discretisation of the 1-D law (that of the independent Python recomputation
+// of the reference numbers, its wb_incremental) against the kernel's exact integration: its
+// -0.09780582 (20 000 increments) is first order in the increment and converges to the closed
+// form -0.09780275 that the kernel gives exactly.
 TEST(TangentialKernel, WaltonBraunExactVersusSpecEuler)
 {
   const double k0 = ref.k_mindlin, muN = ref.mu_fn, ds = 1.5 * muN / k0;
@@ -471,15 +476,16 @@ TEST(TangentialKernel, WaltonBraunExactVersusSpecEuler)
   Contact1D c(params(TangentialModel::WaltonBraun, k0));
   c.leg(ds, 20000);
   const double kernel = c.leg(-ds, 20000);
-  std::printf("  spec Euler n=20000: %.11f (oracle -0.09780582140), n=40000: %.11f; kernel %.11f;"
+  std::printf("  Euler n=20000: %.11f (ref -0.09780582140), n=40000: %.11f; kernel %.11f;"
               " closed form %.11f\n", e1, e2, kernel, exact);
   EXPECT_NEAR(e1, -0.09780582139660028, 1e-13);    // transcription reproduces the oracle
   EXPECT_NEAR((e1 - exact) / (e2 - exact), 2.0, 0.05);    // first order
   EXPECT_NEAR(kernel, exact, 1e-14 + 1e-16 * 20000);    // roundoff only, see above
 }
 
-// Walton-Braun in 3-D (spec T10 steps 3, 7; 3.3): an increment orthogonal to T changes T by
-// K_t0 du (initial stiffness); a loop du -> -du along T is hysteretic; T* scales with N.
+// Walton-Braun in 3-D (notes: Walton-Braun 3-D, steps 3 and 7): an increment orthogonal to T
+// changes T by K_t0 du (initial stiffness); a loop du -> -du along T is hysteretic; T* scales
+// with N.
 TEST(TangentialKernel, WaltonBraun3DAndNormalForceScaling)
 {
   const double k0 = ref.k_mindlin, muN = ref.mu_fn, ds = 1.5 * muN / k0;
@@ -511,13 +517,13 @@ TEST(TangentialKernel, WaltonBraun3DAndNormalForceScaling)
   EXPECT_TRUE(h.r.sliding);
 }
 
-// Spec 3.3: Deen's tangential damping for kt = 1e6 N/m, e_t = 0.5: eta_t = 0.527047025 N s/m;
+// Case (c): Deen's tangential damping for kt = 1e6 N/m, e_t = 0.5: eta_t = 0.527047025 N s/m;
 // a sticking contact with slip velocity u0 has -0.5 u0 after the half period 3.93492690e-6 s.
 TEST(TangentialKernel, DeenRestitutionSpec33)
 {
   const double kt = 1e6;
   const double eta = deen_eta_t(0.5, kt, ref.mbar);
-  std::printf("  eta_t(e_t = 0.5) = %.9e (spec 5.27047025e-1)\n", eta);
+  std::printf("  eta_t(e_t = 0.5) = %.9e (ref 5.27047025e-1)\n", eta);
   EXPECT_NEAR(eta, 0.527047025, 5e-10);
   const double mt = 2.0 / 7.0 * ref.mbar;
   EXPECT_NEAR(deen_eta_t(0.0, kt, ref.mbar), 2.0 * std::sqrt(mt * kt), 1e-15);
@@ -526,7 +532,7 @@ TEST(TangentialKernel, DeenRestitutionSpec33)
   EXPECT_NEAR(kPi / w, 3.93492690e-6, 5e-15);
 
   // the kernel with `et` inside a 1-DOF integration: m_t dv/dt = F_t, xi += v dt (the half-step
-  // velocity of velocity Verlet); damped results are first order in dt (spec 3.1 note)
+  // velocity of velocity Verlet); damped results are first order in dt (notes: Catalogue checks)
   TangentialParams p = params(TangentialModel::SpringDashpot, kt);
   p.use_et = true;
   p.e_t = 0.5;
@@ -546,14 +552,14 @@ TEST(TangentialKernel, DeenRestitutionSpec33)
     return v;
   };
   const double v1 = run(20000), v2 = run(40000);
-  std::printf("  slip velocity after the half period: %.7f (n=2e4), %.7f (n=4e4), spec -0.5\n", v1,
+  std::printf("  slip velocity after the half period: %.7f (n=2e4), %.7f (n=4e4), ref -0.5\n", v1,
               v2);
   EXPECT_NEAR((v1 + 0.5) / (v2 + 0.5), 2.0, 0.1);    // first-order convergence to -0.5
   std::printf("  Richardson extrapolation 2 v(4e4) - v(2e4) = %.9f\n", 2 * v2 - v1);
   EXPECT_NEAR(2 * v2 - v1, -0.5, 1e-6);
 }
 
-// Viscous parts of LTH and ZZY against the spec formulas at a point below slip, and the [ours]
+// Viscous parts of LTH and ZZY against [R]'s formulas at a point below slip, and the [ours]
 // clamp of the ZZY bracket at high speed.
 TEST(TangentialKernel, LthZzyViscousParts)
 {
@@ -657,8 +663,9 @@ TEST(TangentialKernel, RigidRotationObjectivity)
   }
 }
 
-// Spec 1.6: with the partner copy (vectors x -1, scalars x +1) the contact seen from j (normal
-// -n, du -> -du, v_t -> -v_t, same mean rotation) gives exactly the opposite force.
+// With the partner copy (notes: Catalogue conventions) (vectors x -1, scalars x +1) the contact
+// seen from j (normal -n, du -> -du, v_t -> -v_t, same mean rotation) gives exactly the opposite
+// force.
 TEST(TangentialKernel, PartnerCopySymmetry)
 {
   std::mt19937_64 rng(11);
@@ -763,7 +770,7 @@ TEST(TangentialKernel, FuzzNoNaNAndCap)
   EXPECT_LT(sliding, steps * 9 / 10);
 }
 
-// Spec 1.5 and the 2.3 table: ranges and finiteness, with a message naming the argument.
+// Ranges and finiteness (notes: Catalogue conventions), with a message naming the argument.
 TEST(TangentialKernel, ParameterValidation)
 {
   const double inf = INFINITY, nan = NAN;
@@ -802,19 +809,19 @@ TEST(TangentialKernel, ParameterValidation)
               tangential_params_error(params(TangentialModel::ZZY, 0.0, -1.0)));
 }
 
-// Spec 3.3 (a): gross-sliding oblique impact of a sphere on a rigid flat, v_n = 1 m/s,
-// v_t = 5 m/s, mu = 0.3, normal force never attractive: v_t' = v_t - mu (1+e) v_n and
+// Case (a) of notes: Catalogue checks: gross-sliding oblique impact of a sphere on a rigid flat,
+// v_n = 1 m/s, v_t = 5 m/s, mu = 0.3, normal force never attractive: v_t' = v_t - mu (1+e) v_n and
 // omega' R = (5/2) mu (1+e) v_n, i.e. 4.430 / 1.425 m/s with HLS e = 0.9 and 4.4 / 1.5 m/s with
 // undamped Hertz. Velocity Verlet as in LAMMPS (the pair sees half-step velocities).
-// DD and TTI "need hertz" (spec 2.3 table) and are run with Hertz: with the linear HLS force they
-// stick at onset (K_t ~ delta^{1/2}: spring ~ t^{3/2} against a cap ~ t), so the spec's "valid
-// for every tangential model" needs its partner normal model. Walton-Braun does not reach mu N
+// DD and TTI need hertz and are run with Hertz: with the linear HLS force they stick at onset
+// (K_t ~ delta^{1/2}: spring ~ t^{3/2} against a cap ~ t), so "valid for every tangential model"
+// needs each model's partner normal model. Walton-Braun does not reach mu N
 // exactly while N grows (K_t -> 0 at T = mu N): see the bound below.
 TEST(TangentialKernel, ObliqueImpactSpec33a)
 {
   const double R = ref.R, m = ref.m, I = 0.4 * m * R * R, mu = 0.3, vn0 = 1.0, vt0 = 5.0;
-  const double kL = 1.26909318e6, e_hls = 0.9, kU = kL / (e_hls * e_hls);    // spec 3.1, HLS
-  const double ebar_wall = ref.E / (1 - ref.nu * ref.nu);                      // rigid wall 1.2
+  const double kL = 1.26909318e6, e_hls = 0.9, kU = kL / (e_hls * e_hls);    // reference set, HLS
+  const double ebar_wall = ref.E / (1 - ref.nu * ref.nu);                      // rigid wall
   const double gbar_wall = ref.E / (2 * (1 + ref.nu)) / (2 - ref.nu);
   const double khz = 4.0 / 3.0 * ebar_wall * std::sqrt(R);
   const Vec3 nz{0, 0, 1};    // normal from the wall (j) to the sphere (i)
@@ -834,7 +841,7 @@ TEST(TangentialKernel, ObliqueImpactSpec33a)
     // The truncation xi <- -(F_t + eta_t v_t)/K_t stores the dashpot force in the spring; with
     // the total form F = -K_t(delta) xi a growing K_t turns part of it into a spring force
     // opposing the slip, so DD/TTI with eta_t > 0 stick for some steps of this gross slide
-    // (a property of the spec's rule, reported; eta_t = 0 slides throughout).
+    // (a property of this truncation rule, reported; eta_t = 0 slides throughout).
     const bool spurious_stick = hertz && c.eta > 0.0;
     const double e = hertz ? 1.0 : e_hls;
     const double Tc = hertz ? 2.8683 * std::pow(m * m / (R * ebar_wall * ebar_wall * vn0), 0.2)
@@ -912,8 +919,8 @@ TEST(TangentialKernel, ObliqueImpactSpec33a)
       EXPECT_GE(dvt + mu * dvn, 0.0);
     }
     EXPECT_NEAR(v.x, vt_expect, 1e-4) << int(model);
-    // spin: the torque lever is R - delta/2 ([ours], spec 1.1), so omega'R falls short of the
-    // spec's (5/2) mu (1+e) v_n by at most delta_max/(2R) relative
+    // spin: the torque lever is R - delta/2 ([ours], notes: Catalogue conventions), so omega'R
+    // falls short of the rigid (5/2) mu (1+e) v_n by at most delta_max/(2R) relative
     EXPECT_LE(wR, wR_expect * (1 + 1e-4));
     EXPECT_GE(wR, wR_expect * (1 - 0.5 * dmax / R - 1e-4));
   }

@@ -1,10 +1,11 @@
 // Kernel tests of the Yade rolling/twisting moment law without per-atom orientation
-// (src/contact/yade_moments.hpp; design/catalogue.md, "spec": 2.4, 3.4, 4): elastic bending and
-// twisting stiffness, the cap and its return mapping (slip, reversal, no growth while slipping),
-// the spec 3.4 table and the catalogue_reference.py numbers (composition order, simultaneous
-// rotations, conversion precision), objectivity under rigid rotation of the pair, pure rolling
-// vs twisting, polydisperse pairs and swap symmetry, the spec's ambiguities, parameter checks and
-// fuzzing.
+// (src/contact/yade_moments.hpp, after Kozicki & Donze, [KD]; the design and the checks are in
+// doc/design_notes.md, "Yade moments" and "Catalogue checks", cited as "notes: <section>"):
+// elastic bending and twisting stiffness, the cap and its return mapping (slip, reversal, no
+// growth while slipping), the table of prescribed rotations and the reference numbers
+// (composition order, simultaneous rotations, conversion precision), objectivity under rigid
+// rotation of the pair, pure rolling vs twisting, polydisperse pairs and swap symmetry, what [KD]
+// leaves open, parameter checks and fuzzing.
 #include "contact/yade_moments.hpp"
 
 #include <gtest/gtest.h>
@@ -19,7 +20,7 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Spec 3.4: identical spheres, [KD] stiffnesses (catalogue_reference.py "Yade moment law").
+// Identical spheres, [KD] stiffnesses (notes: Catalogue checks, Yade checks).
 struct Reference {
   double R = 1e-3, E = 70e9, nu = 0.25, beta = 1.0, eta = 0.5, U = 1e-6;
   double kn = E * R;             // 7e7 N/m
@@ -87,8 +88,8 @@ YadeMomentResult prescribe(const YadeMomentParams &p, double *state, const Vec3 
 double rel(const Vec3 &a, const Vec3 &b) { return norm(a - b) / norm(b); }
 double maxabs(const Vec3 &a) { return std::fmax(std::fabs(a.x), std::fmax(std::fabs(a.y), std::fabs(a.z))); }
 
-// Reference quaternion algebra, written independently of the kernel (same formulas as the
-// oracle catalogue_reference.py, library sin/cos and atan2).
+// Reference quaternion algebra, written independently of the kernel (plain formulas, library
+// sin/cos and atan2).
 struct Q {
   double w, x, y, z;
 };
@@ -113,7 +114,7 @@ Vec3 qlog(Q q)
 }
 
 // ------------------------------------------------------------------------------------------------
-// Spec 3.4: constants
+// The constants of the Yade checks: K_r, F_n, the cap
 
 TEST(YadeMoments, Section34Constants)
 {
@@ -125,13 +126,13 @@ TEST(YadeMoments, Section34Constants)
   EXPECT_NEAR(K, 17.5, 17.5 * 1e-15);
   EXPECT_NEAR(cap, 0.035, 0.035 * 1e-15);
   EXPECT_NEAR(cap / K, 2e-3, 2e-3 * 1e-15);
-  // a negative F_n is read as 0 (spec 1.3)
+  // a negative F_n is read as 0 (F_n^c, notes: Catalogue conventions)
   EXPECT_EQ(yade_cap(p.rolling, ref.R, ref.R, -5.0), 0.0);
 }
 
-// Spec 3.4 table, combined mode, A rotated about a tangent e, B fixed: the kernel (return
+// Prescribed rotations, combined mode, A rotated about a tangent e, B fixed: the kernel (return
 // mapping) and, side by side, the source-literal law (M capped, state not touched) of [KD]
-// eqs. 26-27, which the spec's third column describes.
+// eqs. 26-27.
 TEST(YadeMoments, Section34TableCombined)
 {
   const YadeMomentParams p = combined();
@@ -211,17 +212,17 @@ TEST(YadeMoments, Section34RigidCoRotationGivesZero)
   EXPECT_LT(norm(r.moment), 1e-13);
 }
 
-// Spec 3.4 "order of composition": A 0.5 rad about x then 0.5 rad about y (global), B fixed.
+// Order of composition: A 0.5 rad about x then 0.5 rad about y (global), B fixed.
 TEST(YadeMoments, CompositionOrderOracle)
 {
-  const Vec3 expect{0.4894531606, 0.4894531606, -0.1249779104};    // catalogue_reference.py
+  const Vec3 expect{0.4894531606, 0.4894531606, -0.1249779104};    // log(exp(0.5 y) exp(0.5 x))
   const Vec3 one = yade_compose(yade_compose({0, 0, 0}, {0.5, 0, 0}, {0, 0, 0}), {0, 0.5, 0}, {0, 0, 0});
   Vec3 inc{0, 0, 0};
   for (int k = 0; k < 1000; ++k) inc = yade_compose(inc, {0.5e-3, 0, 0}, {0, 0, 0});
   for (int k = 0; k < 1000; ++k) inc = yade_compose(inc, {0, 0.5e-3, 0}, {0, 0, 0});
   std::printf("composition: one-shot (%.12f, %.12f, %.12f), 1000+1000 (%.12f, %.12f, %.12f)\n",
               one.x, one.y, one.z, inc.x, inc.y, inc.z);
-  EXPECT_LT(maxabs(one - expect), 6e-11);    // the oracle prints 10 digits
+  EXPECT_LT(maxabs(one - expect), 6e-11);    // the reference has 10 digits
   EXPECT_LT(maxabs(inc - expect), 6e-11);
   EXPECT_LT(maxabs(inc - one), 1e-14);
   // the wrong order ([KD] eq. 39, right multiplication) gives +0.125 in z
@@ -230,7 +231,7 @@ TEST(YadeMoments, CompositionOrderOracle)
   EXPECT_LT(inc.z, 0.0);
 }
 
-// Spec 3.4 "simultaneous rotations": A about x and B about z at the same time.
+// Simultaneous rotations: A about x and B about z at the same time.
 TEST(YadeMoments, SimultaneousRotations)
 {
   const double a = 0.8;
@@ -243,7 +244,7 @@ TEST(YadeMoments, SimultaneousRotations)
   EXPECT_LT(maxabs(phi - expect), 1e-13);
 }
 
-// Spec 3.4 "conversion precision": the moment for theta = 1e-8 rad to 1e-12 (acos would give
+// Conversion precision: the moment for theta = 1e-8 rad to 1e-12 (acos would give
 // 0 at 1e-9 and a 4e-5 error at 1e-6).
 TEST(YadeMoments, SmallAngleConversionPrecision)
 {
@@ -287,7 +288,7 @@ TEST(YadeMoments, ElasticBendingAndTwistingStiffness)
     EXPECT_LE(norm(rt.moment_b), Kb * th * 1e-15);
     // a rotation about an oblique fixed axis, theta_b e + theta_tw n: the swing-twist split
     // gives M_b = K_b theta_b (1 - theta_tw^2/24), M_tw = K_tw theta_tw (1 + theta_b^2/12) up to
-    // O(theta^4) relative (the spec's rotation-vector split would give K theta for this path;
+    // O(theta^4) relative (the plain rotation-vector split would give K theta for this path;
     // the two splits differ at this order, see yade_split)
     double sm[3] = {0, 0, 0};
     const double tb = th, ttw = -0.6 * th;
@@ -459,8 +460,8 @@ TEST(YadeMoments, ObjectivityRigidRotation)
 
 // ------------------------------------------------------------------------------------------------
 // Pure rolling of sphere i over a fixed sphere j (polydisperse, with overlap): i's centre orbits
-// about the axis e through x_j at the rate Omega; no slip at the contact (spec 1.1 velocity with
-// lever arms l = R - delta/2) needs omega_i = (d / l_i) Omega e, d = |x_i - x_j|. The relative
+// about the axis e through x_j at the rate Omega; no slip at the contact (contact-point velocity
+// with lever arms l = R - delta/2) needs omega_i = (d / l_i) Omega e, d = |x_i - x_j|. The relative
 // rotation is pure bending: the normal turns about e, which stays in the tangent plane.
 TEST(YadeMoments, PureRollingIsPureBending)
 {
@@ -509,8 +510,8 @@ TEST(YadeMoments, SpinAboutNormalIsPureTwist)
   EXPECT_LT(norm(r.moment_b), 11.0 * norm(vec3(st)) * std::sqrt(1000.0) * 4 * 2.2e-16);
 }
 
-// Only `rolling yade`: twist is free and not remembered (spec 4.4), even far beyond pi; only
-// `twisting yade`: bending is free.
+// Only `rolling yade`: twist is free and not remembered (notes: Yade moments), even far beyond pi;
+// only `twisting yade`: bending is free.
 TEST(YadeMoments, RollingOnlyForgetsTwist)
 {
   YadeMomentParams p;
@@ -635,9 +636,9 @@ TEST(YadeMoments, SwapSymmetryAndPartnerTransfer)
 }
 
 // ------------------------------------------------------------------------------------------------
-// What the spec leaves open, pinned down (spec 4.5 items 2 and 4; finding of this kernel).
+// What [KD] leaves open, pinned down (notes: Yade moments), and a finding of this kernel.
 
-// Item 2: with `cap none` the law is 2 pi-periodic: a relative twist past pi reverses the moment.
+// `cap none`: the law is 2 pi-periodic: a relative twist past pi reverses the moment.
 TEST(YadeMoments, CapNoneIsPeriodicPastPi)
 {
   double st[3] = {0, 0, 0};
@@ -648,9 +649,9 @@ TEST(YadeMoments, CapNoneIsPeriodicPastPi)
   EXPECT_GT(dot(r.torque_i, kN), 0.0);    // restoring towards 2 pi, not 0
 }
 
-// Item 4: phi is global and the split uses the current n, so a pair that orbits without
-// spinning (n turns, phi does not) moves stored bending into twist: with K_b != K_tw the moment
-// changes with no rotation of either particle.
+// The normal of the split: phi is global and the split uses the current n, so a pair that orbits
+// without spinning (n turns, phi does not) moves stored bending into twist: with K_b != K_tw the
+// moment changes with no rotation of either particle.
 TEST(YadeMoments, OrbitWithoutSpinMovesBendingIntoTwist)
 {
   const YadeMomentParams p = separate(10.0, 1.0, 2.0, 1.0);
@@ -689,8 +690,8 @@ TEST(YadeMoments, RollingOnlySpinTurnsBendingByHalfTheSpin)
   EXPECT_LT(rel(r.moment_b, -1e-2 * x), 1e-12);
 }
 
-// Finding (why yade_split is not the spec's phi - (phi.n) n): rolling only, or twist held at
-// its cap, and a particle spinning about n. The spec's rotation-vector split leaks each step's
+// Finding (why yade_split is not the plain phi - (phi.n) n): rolling only, or twist held at
+// its cap, and a particle spinning about n. The rotation-vector split leaks each step's
 // twist increment into the bending part at second order; once the twist is dropped (or scaled
 // back to its cap) the stored bending spring has grown by about psi^2/24 per step: one
 // revolution at psi = pi/2000 per step grows it by 2 pi psi/24 = 4.1e-4, bending energy created
@@ -700,7 +701,8 @@ TEST(YadeMoments, SpinDoesNotPumpTheBendingSpring)
   const Vec3 z{0, 0, 1}, x{1, 0, 0};
   const int N = 4000;
   const double psi = 2.0 * kPi / N;
-  // the spec's law, written out literally (exact update, phi_tw = (phi.n) n, twist dropped)
+  // the rotation-vector split, written out literally (exact update, phi_tw = (phi.n) n, twist
+  // dropped)
   Vec3 spec{1e-3, 0, 0};
   for (int k = 0; k < N; ++k) {
     spec = yade_compose(spec, psi * z, {0, 0, 0});
@@ -718,7 +720,7 @@ TEST(YadeMoments, SpinDoesNotPumpTheBendingSpring)
   }
   const double g_spec = norm(spec) / 1e-3 - 1.0;
   const double g1 = norm(r1.moment_b) / 1e-2 - 1.0, g2 = norm(r2.moment_b) / 1e-2 - 1.0;
-  std::printf("one revolution of spin: bending growth spec split %.3e (2 pi psi/24 = %.3e), ours %.1e "
+  std::printf("one revolution of spin: bending growth rv split %.3e (2 pi psi/24 = %.3e), ours %.1e "
               "(rolling only) %.1e (twist slipping)\n", g_spec, 2 * kPi * psi / 24, g1, g2);
   EXPECT_NEAR(g_spec, 2 * kPi * psi / 24, 0.01 * 2 * kPi * psi / 24);
   EXPECT_LT(std::fabs(g1), 1e-12);
@@ -728,7 +730,7 @@ TEST(YadeMoments, SpinDoesNotPumpTheBendingSpring)
 }
 
 // ------------------------------------------------------------------------------------------------
-// Parameter checks (spec 1.5, 2.4).
+// Parameter checks (notes: Catalogue conventions).
 TEST(YadeMoments, ParameterValidation)
 {
   const double inf = HUGE_VAL, nan = std::nan("");

@@ -3,8 +3,9 @@
 
 Reads <case>.dat (time, overlap, normal force on sphere 2) and the RESULT lines of log.lammps
 written by in.catalogue_collisions; compares restitution coefficient, contact duration and
-maximum overlap with the values of catalogue.md 3.2 (Rangel's closed forms where they exist,
-the reference integration otherwise), and plots the force-overlap loops.
+maximum overlap with the reference values (doc/design_notes.md, "Catalogue checks": Rangel's
+closed forms where they exist, the reference integration otherwise), and plots the force-overlap
+loops.
 """
 import math
 import re
@@ -14,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-# case: (label, e, T_c [s] (geometric contact), delta_max [m]) of catalogue.md 3.2
+# case: (label, e, T_c [s] (geometric contact), delta_max [m]), the reference values
 EXPECTED = {
     "hertz": ("Hertz, undamped", 1.0, 5.97841584e-6, 2.03121199e-6),
     "lsd": ("LSD restitution 0.9", 0.9, 6.38478867e-6, 1.92913269e-6),

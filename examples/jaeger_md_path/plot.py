@@ -5,7 +5,8 @@ Reads md_path_<label>.dat written by in.md_path (header line with the parameters
 per path point: k branch N_target delta u N T Ty T_closed vertices; SI units, u = cumulative
 tangential half-shift, T = tangential force on p along the shift, N = normal force).
 
-Closed form (jaeger.md section 7.1), delta(N) = (N/C_H)^(2/3), C_H = (4/3) E/(1-nu^2) sqrt(r):
+Closed form (doc/design_notes.md, "Jaeger checks"), delta(N) = (N/C_H)^(2/3),
+C_H = (4/3) E/(1-nu^2) sqrt(r):
     loading    T = beta (N - N0),        u = mu kappa [delta(N) - delta(N - (beta/mu)(N - N0))]
     unloading  T = T1 + beta (N - N1),   u = mu kappa [2 delta(N**) - delta(N1*) - delta(N)]
                N1* = N1 - T1/mu,  N** = [T + mu (N + N1*)]/(2 mu)

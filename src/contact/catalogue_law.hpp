@@ -1,8 +1,9 @@
-// One contact of a catalogue law (design/catalogue.md): a normal model (normal_models.hpp), a
+// One contact of a catalogue law (Rangel's "DEM contact force models"; the project's conventions:
+// doc/design_notes.md, "Catalogue conventions"): a normal model (normal_models.hpp), a
 // dashpot (damping_models.hpp), a tangential model (tangential_models.hpp) capped by the
-// compressive normal force (spec 1.3), and optionally the Yade rolling/twisting moments
+// compressive normal force F_n^c, and optionally the Yade rolling/twisting moments
 // (yade_moments.hpp). Shared by the pair style and the wall fix, so that a sphere-wall contact
-// is exactly the sphere-sphere law with R_j, m_j -> infinity (spec 1.2 "Walls").
+// is exactly the sphere-sphere law with R_j, m_j -> infinity.
 //
 // State of a contact, CATALOGUE_STATE_SIZE doubles, all zero for a fresh contact:
 //   [0, 6)  the tangential model's state           (odd entries per tangential_transfer_factor)
@@ -38,15 +39,15 @@ struct CatalogueLaw {
   NormalParams normal;
   DampingParams damping;
   TangentialParams tangential;
-  double gbar = 0.0;                  // Hertz: effective shear modulus (spec 1.2), else 0
+  double gbar = 0.0;                  // Hertz: effective shear modulus, else 0
   double nubar = 0.0;                 // Hertz: mean Poisson ratio, else 0
   bool tti_eta_from_tsuji = false;    // T9 without `eta`: its dashpot is the tsuji eta_n
   bool limit_damping = false;         // the applied normal force is clamped at zero
   YadeMomentParams yade;              // rolling/twisting yade (inactive by default)
 };
 
-// Mindlin's compliance combination Gbar = [(2-nu_i)/G_i + (2-nu_j)/G_j]^-1 (spec 1.2; the
-// source's (2-nu_1)/G_2 is an erratum), G = E/(2(1+nu)).
+// Mindlin's compliance combination Gbar = [(2-nu_i)/G_i + (2-nu_j)/G_j]^-1 (Rangel's
+// (2-nu_1)/G_2 is an erratum), G = E/(2(1+nu)).
 GE_INLINE double hertz_effective_shear_modulus(const HertzParams &h)
 {
   const double G_i = h.E_i / (2.0 * (1.0 + h.nu_i)), G_j = h.E_j / (2.0 * (1.0 + h.nu_j));
@@ -66,7 +67,7 @@ struct CatalogueStep {
   Vec3 vt{0, 0, 0};               // tangential velocity of i's contact point relative to j's
   Vec3 mean_rotation{0, 0, 0};    // rotation of the contact frame over the step
   double dt = 0.0;
-  double rbar = 0.0, mbar = 0.0;  // effective radius and mass (spec 1.2)
+  double rbar = 0.0, mbar = 0.0;  // effective radius and mass
   Vec3 rot_i{0, 0, 0}, rot_j{0, 0, 0};    // omega dt of i and j (Yade moments)
   double radius_i = 0.0, radius_j = 0.0;  // radii for the Yade stiffness and cap
   bool advance = true;            // false: run setup or output; nothing stored changes
@@ -97,7 +98,7 @@ struct CatalogueResult {
   bool sliding = false;
 };
 
-// The linear tangential stiffness K_s the Yade `beta` form scales (spec 2.4): kt of T4/T5,
+// The linear tangential stiffness K_s the Yade `beta` form scales: kt of T4/T5,
 // kt0 of T10, K_t(delta) of T6 (16/3 Gbar a) and T9 (8 Gbar a), a = sqrt(Rbar delta).
 GE_INLINE double yade_tangential_stiffness(const CatalogueLaw &law, const CatalogueStep &s)
 {
@@ -109,7 +110,7 @@ GE_INLINE double yade_tangential_stiffness(const CatalogueLaw &law, const Catalo
   return law.tangential.kt;
 }
 
-// The normal part of a catalogue contact (spec 1.3): the elastic force of the normal model, its
+// The normal part of a catalogue contact: the elastic force of the normal model, its
 // dashpot, the compressive force F_n^c = max(F_el + F_vis, 0) that caps every tangential model,
 // the force applied along the normal and the elastic energy (hooke k d^2/2, hertz (2/5) F d,
 // hls F^2/(2 K_U) on its unloading line). state: the contact's state (its hls entry is updated).
@@ -156,7 +157,7 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
   const double F_cap = nf.F_cap;
 
   TangentialParams tp = law.tangential;
-  if (law.tti_eta_from_tsuji)    // the tsuji eta_n of this contact (spec T9)
+  if (law.tti_eta_from_tsuji)    // the tsuji eta_n of this contact (T9 without `eta`)
     tp.eta_t = law.damping.tsuji_from_e ? tsuji_eta(law.damping.alpha, s.mbar, nr.K_HZ)
                                         : law.damping.eta;
   TangentialStep ts;

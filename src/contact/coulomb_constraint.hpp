@@ -1,29 +1,30 @@
 // Exact Coulomb friction as a constraint (Sakamaki, Krengel, Mueller, Chen & Matuttis, EPJ Web
-// Conf. 249, 2021, "3D" below; specification design/coulomb_constraint.md, "spec" below).
+// Conf. 249, 2021, "3D" below; the project's reading of it is explained in doc/design_notes.md,
+// cited as "notes: <section>").
 //
 // Static friction is the force that keeps the contact point at relative rest: per contact and
 // step, the trial force
 //
-//     F_trial = -m_t (v_t/tau + a_t^nf)                                        (spec 0, 1.6, 2.6)
+//     F_trial = -m_t (v_t/tau + a_t^nf)                              (notes: Coulomb projection)
 //
 // from the relative tangential velocity v_t of the contact points, the relative tangential
 // acceleration a_t^nf due to every force and torque except this contact's friction, and the
-// tangential reduced mass m_t (3D eq. 24, spec 2.5). Stick if |F_trial| <= mu F_n (apply it),
+// tangential reduced mass m_t (3D eq. 24). Stick if |F_trial| <= mu F_n (apply it),
 // else slide with mu F_n along F_trial. This one projection is the paper's Lagrange parameter
 // lambda = a_I/(a_I + a_II) with its four cases, its extra force -m_t v_t/tau and its velocity
-// reversal tests (3D eqs. 25-26), collapsed (spec 1.7); with velocity Verlet's half-step
-// velocities it makes the next half-step tangential velocity exactly zero (spec 3.1).
+// reversal tests (3D eqs. 25-26), collapsed; with velocity Verlet's half-step velocities it
+// makes the next half-step tangential velocity exactly zero (notes: Coulomb projection).
 //
 // Conventions as in the catalogue (tangential_models.hpp): n is the unit normal from j to i,
 // "relative" means i minus j, F is the friction force on i (-F on j).
 //
-// Many contacts per particle (spec 3.4-3.5): the caller keeps per-particle totals of force and
-// torque (6 doubles: f, t), including the current friction estimates, and sweeps the contacts
-// (projected Gauss-Seidel): coulomb_rate() reads the totals of the two particles,
-// coulomb_update() gives the contact's new force, coulomb_add_to() puts the change into the
-// totals; coulomb_coupling() is what of the bodies' masses the sweeps need. The sweeps' own
-// step, coulomb_sweep_step(), does all of it in one pass, for one contact or, on two lanes
-// (lanes.hpp), for two contacts that share no body at once.
+// Many contacts per particle (notes: Coulomb sweeps): the caller keeps per-particle totals of force
+// and torque (6 doubles: f, t), including the current friction estimates, and sweeps the contacts
+// (projected Gauss-Seidel): coulomb_rate() reads the totals of the two particles, coulomb_update()
+// gives the contact's new force, coulomb_add_to() puts the change into the totals;
+// coulomb_coupling() is what of the bodies' masses the sweeps need. The sweeps' own step,
+// coulomb_sweep_step(), does all of it in one pass, for one contact or, on two lanes (lanes.hpp),
+// for two contacts that share no body at once.
 //
 // Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
 #pragma once
@@ -35,16 +36,16 @@
 
 namespace ge {
 
-// Velocity-quadratic terms of the contact-point acceleration (spec 2.3).
+// Velocity-quadratic terms of the contact-point acceleration (notes: Coulomb kinematics).
 enum class CoulombKinematics : int {
   Geometric = 0,    // the contact point of a sphere is a geometric point: omega x r_dot
   None = 1,         // drop the quadratic terms (their O(tau) lag is removed every step)
   Material = 2      // 3D eq. (20), omega x (omega x r): for comparison with the paper only
 };
 
-// The solver of one step (spec 3.5): at most `sweeps` projected Gauss-Seidel sweeps, stopping
-// when no contact's force changed by more than tol * mu F_n; `warm`: start from the previous
-// step's forces. `sweeps 1 warm no` is the paper's single direct pass.
+// The solver of one step (notes: Coulomb sweeps): at most `sweeps` projected Gauss-Seidel sweeps,
+// stopping when no contact's force changed by more than tol * mu F_n; `warm`: start from the
+// previous step's forces. `sweeps 1 warm no` is the paper's single direct pass.
 struct CoulombSolverSettings {
   int sweeps = 20;
   double tol = 1e-8;
@@ -60,22 +61,22 @@ GE_INLINE bool same_settings(const CoulombSolverSettings &a, const CoulombSolver
 
 // One particle of a contact as the friction sees it. inv_mass, inv_inertia = 0 for a body
 // that does not move under forces (fixed, frozen, prescribed motion) or, for inv_inertia, whose
-// rotation is not integrated (spec 2.5, "rotation off").
+// rotation is not integrated (then m_t has no rotational part).
 struct CoulombBody {
   Vec3 x{0, 0, 0}, v{0, 0, 0}, omega{0, 0, 0};
   double radius = 0.0;
   double inv_mass = 0.0, inv_inertia = 0.0;
 };
 
-// What a contact needs during the sweeps; fixed within a step (spec 3.3 "recomputed every step").
+// What a contact needs during the sweeps; fixed within a step, recomputed every step.
 struct CoulombContact {
   Vec3 normal{0, 0, 1};       // unit normal from j to i
   Vec3 r_i{0, 0, 0};          // from the centre of i to the contact point P
   Vec3 r_j{0, 0, 0};          // from the centre of j to P
   Vec3 v_t{0, 0, 0};          // tangential velocity of i's contact point relative to j's
-  Vec3 rate0{0, 0, 0};        // v_t/tau + the velocity-dependent part of a_t (spec 2.3)
+  Vec3 rate0{0, 0, 0};        // v_t/tau + the velocity-dependent part of a_t
   double rho_i = 0.0, rho_j = 0.0;    // r_i = -rho_i n, r_j = rho_j n
-  double inv_mt = 0.0;        // 1/m_t (spec 2.5)
+  double inv_mt = 0.0;        // 1/m_t
   double cap = 0.0;           // mu F_n
 };
 
@@ -88,7 +89,7 @@ struct CoulombCoupling {
   double mass = 0.0;
 };
 
-// 1/m_t = 1/m_i + 1/m_j + rho_i^2/I_i + rho_j^2/I_j: spec 2.5, 3D eq. (24), which for spheres
+// 1/m_t = 1/m_i + 1/m_j + rho_i^2/I_i + rho_j^2/I_j: 3D eq. (24), which for spheres
 // equals the general form (r x e).I^-1.(r x e) because r is normal to every tangent e.
 GE_INLINE double coulomb_inverse_tangential_mass(const CoulombBody &i, const CoulombBody &j,
                                                  double rho_i, double rho_j)
@@ -96,9 +97,9 @@ GE_INLINE double coulomb_inverse_tangential_mass(const CoulombBody &i, const Cou
   return i.inv_mass + j.inv_mass + rho_i * rho_i * i.inv_inertia + rho_j * rho_j * j.inv_inertia;
 }
 
-// The contact of body i with body j from its geometry (spec 2.1-2.3): the unit normal n (from
-// j to i), the branch lengths rho_i, rho_j to the contact point P (r_i = -rho_i n,
-// r_j = rho_j n), and the rates n_dot and rho_dot = d(rho_i)/dt = d(rho_j)/dt.
+// The contact of body i with body j from its geometry (notes: Coulomb kinematics): the unit normal
+// n (from j to i), the branch lengths rho_i, rho_j to the contact point P (r_i = -rho_i n, r_j =
+// rho_j n), and the rates n_dot and rho_dot = d(rho_i)/dt = d(rho_j)/dt.
 //   cap = mu F_n; tau: the time over which the tangential velocity is to be brought to rest
 //   (the step; the half step at run setup).
 // (set_*: filled in place, e.g. straight into a solver's contact list, with no copy of the
@@ -178,7 +179,7 @@ GE_INLINE CoulombContact coulomb_sphere_contact(const CoulombBody &i, const Coul
   return c;
 }
 
-// A sphere on a wall (spec 2.1 "Wall contact"): the partner is immovable and does not turn; n
+// A sphere on a wall: the partner is immovable and does not turn; n
 // from the wall to the sphere, n_dot = 0 for a plane. The wall's material point at P moves at
 // v_wall and its velocity changes by a_wall tau over the kick (a wiggled or sheared wall; the
 // wall does not respond to forces); the gap to the wall grows at n . (v_i - v_wall), so
@@ -308,8 +309,8 @@ GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const double *total_i, doub
       total_j);
 }
 
-// Projection onto the friction disk |F| <= cap (spec 1.7, 2.6), written once for every R:
-// `stick` is a bool for R = double, a lane mask for Lanes2.
+// Projection onto the friction disk |F| <= cap (notes: Coulomb projection), written once for every
+// R: `stick` is a bool for R = double, a lane mask for Lanes2.
 template <class R, class Mask>
 GE_INLINE void coulomb_project(const R trial[3], R cap, R out[3], Mask &stick)
 {
@@ -333,7 +334,7 @@ GE_INLINE Vec3 coulomb_project(const Vec3 &trial, double cap, bool &stick)
 }
 
 // The contact's new friction force: F_trial = F_c - s m_t/ftm2v = -m_t (v_t/tau + a_t^nf), since
-// a_t = a_t^nf + F_c/m_t (no normal-tangential coupling for spheres, spec 2.5), projected.
+// a_t = a_t^nf + F_c/m_t (no normal-tangential coupling for spheres), projected.
 // The result is kept in the tangent plane exactly.
 GE_INLINE Vec3 coulomb_update(const CoulombContact &c, const CoulombCoupling &k, const Vec3 &force,
                               const Vec3 &rate, bool &stick)
@@ -416,7 +417,7 @@ GE_INLINE void coulomb_add_pair(const CoulombContact &c, double *total_i, double
   coulomb_add_change(n, c.rho_i, c.rho_j, total_i, total_j, dF);
 }
 
-// One contact's step of a projected Gauss-Seidel sweep (spec 3.4): the new force from the
+// One contact's step of a projected Gauss-Seidel sweep: the new force from the
 // totals (coulomb_projected_trial), of which the share `relax` is taken (1 unless copies of a
 // body are swept at the same time elsewhere), put into the force and the totals. Returns the
 // change squared relative to (mu F_n)^2. With R = Lanes2 two contacts that share no body are
@@ -437,7 +438,7 @@ GE_INLINE R coulomb_sweep_step(const CoulombSweepTerms<R> &t, R relax, R force[3
       (t.cap * t.cap);
 }
 
-// The stored force of the previous step as the start of this step's sweeps (spec 3.3): onto the
+// The stored force of the previous step as the start of this step's sweeps (warm start): onto the
 // current tangent plane keeping its size, then clipped to the current cap.
 GE_INLINE Vec3 coulomb_warm_start(const Vec3 &stored, const Vec3 &normal, double cap)
 {

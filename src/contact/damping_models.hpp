@@ -1,13 +1,14 @@
-// Normal damping models of the catalogue (design/catalogue.md, "spec" below, section 2.2): the
-// dashpot force F_n^vis that is added to the elastic force of normal_models.hpp, the clamp of
-// spec 1.3 (`limit_damping`, F_n^c), the parameter validation of spec 1.5 and the model
-// combinations the spec rejects.
+// Normal damping models of the catalogue (Rangel's "DEM contact force models", [R] below): the
+// dashpot force F_n^vis that is added to the elastic force of normal_models.hpp, the clamp
+// (`limit_damping`, F_n^c), the parameter validation and the model combinations that are
+// rejected. The project's conventions and corrections are in doc/design_notes.md, cited as
+// "notes: <section>".
 //
-// Conventions (spec 1.1): delta = total overlap (> 0 in contact), delta_dot = approach rate
+// Conventions: delta = total overlap (> 0 in contact), delta_dot = approach rate
 // (> 0 while the particles close, = -v_c.n), forces repulsive when positive. Every dashpot is
 // linear in delta_dot and returns 0 for delta <= 0. No damping model has per-contact state: the
-// coefficients that depend on mbar, k_n or K_HZ are recomputed per contact (spec 2.2 "State"),
-// so a polydisperse pair gets its own value.
+// coefficients that depend on mbar, k_n or K_HZ are recomputed per contact, so a polydisperse
+// pair gets its own value.
 //
 // Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
 #pragma once
@@ -41,7 +42,7 @@ constexpr double kPi = 3.14159265358979323846;
 }    // namespace damping_detail
 
 // ------------------------------------------------------------------------------------------------
-// Coefficient correlations (spec 2.2).
+// Coefficient correlations.
 
 // LSD (hooke + linear dashpot): eta_n = alpha sqrt(mbar k_n) with
 // alpha = -2 ln e / sqrt(ln^2 e + pi^2): the exact restitution of the linear spring-dashpot
@@ -53,16 +54,16 @@ GE_INLINE double restitution_alpha(double e_n)
 }
 
 // Tsuji dashpot eta_n = alpha sqrt(mbar K_HZ): Norouzi et al.'s correlation, [R]'s choice and our
-// `tsuji en` (spec 2.2): alpha = -2.2664 ln e / sqrt(ln^2 e + 10.1354). Gives e = 0.89998 for 0.9.
+// `tsuji en`: alpha = -2.2664 ln e / sqrt(ln^2 e + 10.1354). Gives e = 0.89998 for 0.9.
 GE_INLINE double tsuji_alpha_norouzi(double e_n)
 {
   const double l = std::log(e_n);
   return -2.2664 * l / std::sqrt(l * l + 10.1354);
 }
 
-// The sqrt(5) form (LAMMPS' coeff_restitution for non-Hooke normals), the spec's proposed
+// The sqrt(5) form (LAMMPS' coeff_restitution for non-Hooke normals), our
 // `tsuji en <e> exact`: alpha = -sqrt(5) ln e / sqrt(ln^2 e + pi^2); matches the target to better
-// than 1e-4 over 0.5 <= e <= 0.95 (spec 2.2, checked by the tests).
+// than 1e-4 over 0.5 <= e <= 0.95 (notes: Catalogue corrections; checked by the tests).
 GE_INLINE double tsuji_alpha_exact(double e_n)
 {
   const double l = std::log(e_n);
@@ -91,7 +92,7 @@ GE_INLINE DampingParams damping_restitution(double e_n)
   return p;
 }
 
-// Abar = (A_i + A_j)/2 (spec 1.2, arithmetic mean after Poeschel & Schwager).
+// Abar = (A_i + A_j)/2 (arithmetic mean after Poeschel & Schwager).
 GE_INLINE double bshp_mixed_A(double A_i, double A_j) { return 0.5 * (A_i + A_j); }
 
 GE_INLINE DampingParams damping_bshp(double A)
@@ -110,7 +111,7 @@ GE_INLINE DampingParams damping_kk(double eta_n)
   return p;
 }
 
-// exact = false: Norouzi (the spec's `tsuji en`), true: the sqrt(5) form (`tsuji en <e> exact`).
+// exact = false: Norouzi ([R]'s choice), true: the sqrt(5) form (`tsuji en <e> exact`).
 GE_INLINE DampingParams damping_tsuji_en(double e_n, bool exact)
 {
   DampingParams p;
@@ -130,7 +131,7 @@ GE_INLINE DampingParams damping_tsuji_eta(double eta_n)
 }
 
 // ------------------------------------------------------------------------------------------------
-// Validation (spec 1.5 and the ranges of the table of 2.2). nullptr = valid.
+// Validation (notes: Catalogue conventions). nullptr = valid.
 
 namespace damping_detail {
 // `message` unless x is finite and >= 0 (a dashpot coefficient or a relaxation time)
@@ -150,7 +151,7 @@ inline const char *validate_damping_viscous(double eta_n)
   return damping_detail::unless_non_negative(eta_n,
                                              "damping viscous: eta_n must be finite and >= 0");
 }
-// e_n = 0 is rejected: the critically damped LSD never returns to delta = 0 (spec 2.2).
+// e_n = 0 is rejected: the critically damped LSD never returns to delta = 0.
 inline const char *validate_damping_restitution(double e_n)
 {
   return damping_detail::unless_restitution(
@@ -197,7 +198,7 @@ inline const char *validate(const DampingParams &p)
   return "damping: unknown model";
 }
 
-// Combinations the spec rejects (2.2 "Combinations we reject", 2.1 N3): restitution needs hooke
+// Combinations rejected (notes: Catalogue corrections): restitution needs hooke
 // (no closed form on hertz); bshp, kk, tsuji are defined on the Hertz spring; hls takes no
 // damping (it dissipates through its hysteresis).
 inline const char *validate_combination(NormalModel normal, DampingModel damping)
@@ -213,7 +214,7 @@ inline const char *validate_combination(NormalModel normal, DampingModel damping
 }
 
 // ------------------------------------------------------------------------------------------------
-// Dashpot forces F_n^vis (spec 2.2 table), each linear in the approach rate delta_dot.
+// Dashpot forces F_n^vis, each linear in the approach rate delta_dot.
 
 // viscous: eta_n delta_dot.
 GE_INLINE double viscous_damping_force(double eta_n, double delta, double delta_dot)
@@ -234,7 +235,7 @@ GE_INLINE double restitution_damping_force(double alpha, double mbar, double kn,
 
 // bshp: K_HZ Abar delta^{1/2} delta_dot (Poeschel & Schwager's F = K_HZ(delta^{3/2} +
 // A delta^{1/2} delta_dot)). [erratum] in [R]: (4/3) Ebar sqrt(Rbar Abar) printed; with A a
-// time only (4/3) Ebar sqrt(Rbar) Abar is a force (spec 2.2, 6). Equal to kk with eta = K_HZ Abar.
+// time only (4/3) Ebar sqrt(Rbar) Abar is a force. Equal to kk with eta = K_HZ Abar.
 GE_INLINE double bshp_damping_force(double K_HZ, double A, double delta, double delta_dot)
 {
   return delta > 0.0 ? (K_HZ * A) * std::sqrt(delta) * delta_dot : 0.0;
@@ -262,12 +263,12 @@ GE_INLINE double tsuji_damping_force(double eta_n, double delta, double delta_do
 struct DampingInput {
   double delta = 0.0;        // total overlap
   double delta_dot = 0.0;    // approach rate (> 0 closing)
-  double mbar = 0.0;         // effective mass of the pair (spec 1.2)
+  double mbar = 0.0;         // effective mass of the pair
   double kn = 0.0;           // linear stiffness of the normal model (NormalResult::kn)
   double K_HZ = 0.0;         // Hertz constant of the contact (NormalResult::K_HZ)
 };
 
-// F_n^vis of the model (spec 2.2). The combination is assumed valid (validate_combination).
+// F_n^vis of the model. The combination is assumed valid (validate_combination).
 GE_INLINE double damping_force(const DampingParams &p, const DampingInput &in)
 {
   switch (p.model) {
@@ -285,8 +286,9 @@ GE_INLINE double damping_force(const DampingParams &p, const DampingInput &in)
 }
 
 // ------------------------------------------------------------------------------------------------
-// The clamp (spec 1.3). F_n^c = max(F_el + F_vis, 0), the compressive part of the total normal
-// force: it is the |F_n| of every friction/moment cap (LAMMPS uses |F_tot| instead, [differs]).
+// The clamp (notes: Catalogue conventions). F_n^c = max(F_el + F_vis, 0), the compressive part
+// of the total normal force: it is the |F_n| of every friction/moment cap (LAMMPS uses |F_tot|
+// instead, [differs]).
 GE_INLINE double normal_force_compressive(double F_el, double F_vis)
 {
   const double f = F_el + F_vis;
@@ -294,7 +296,7 @@ GE_INLINE double normal_force_compressive(double F_el, double F_vis)
 }
 
 // The normal force applied to the particles. With limit_damping (Rangel's "reduction of collision
-// time") it never attracts; without it (the spec's default, so that the closed-form LSD results
+// time") it never attracts; without it (the default, so that the closed-form LSD results
 // hold) the dashpot may pull during the end of a rebound.
 GE_INLINE double normal_force_applied(double F_el, double F_vis, bool limit_damping)
 {

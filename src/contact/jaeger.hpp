@@ -2,10 +2,10 @@
 // of two elastically identical spheres for any sequence of finite movements, through Jaeger's
 // equivalent load history as implemented by M. R. Kuhn, "Implementation of the Jaeger contact
 // model for discrete element simulations", IJNME 2011 (arXiv:1812.10374).
-// Specification: design/jaeger.md ("spec" below; section numbers refer to it). Kuhn's own
-// equations and listings are lost; the spec rebuilds them (spec section 8).
+// The algebra below is the project's reconstruction of the procedure the paper describes; it is
+// explained in doc/design_notes.md, whose sections are cited as "notes: <section>".
 //
-// Conventions (spec section 1): half-overlap delta = (r_p + r_q - |x_q - x_p|)/2, tangential
+// Conventions: half-overlap delta = (r_p + r_q - |x_q - x_p|)/2, tangential
 // half-shift u of q relative to p, N = C_H delta^{3/2}. T points along the accumulated elastic
 // shift of q relative to p (a stretched spring): the force on q is N n - T.
 //
@@ -15,23 +15,23 @@
 // slope theta*_i = dT/dN (|theta*_i| <= mu) and displacement slope kappa theta*_i; every vertex is
 // the apex of the cone |u - u_i| <= mu kappa (delta - delta*_i) and the cones are nested.
 //
-// Departures from the spec's pseudo-code (section 3), where it fails on valid input; the tests
-// StepsEndingOnAStoredVertex, SymmetricCyclesAtConstantLoadFollowMasing and
+// Departures from the plain procedure (notes: Jaeger history), where it fails on valid input; the
+// tests StepsEndingOnAStoredVertex, SymmetricCyclesAtConstantLoadFollowMasing and
 // UnloadingAlongTheSegmentNearTheBackwardCone show each failure and its fix:
 //  * after an elimination the new point lies on the cone of the vertex below, so c = 0 up to
-//    round-off. The spec's ROOT rejects the root when round-off makes it negative (or 0/0: a step
+//    round-off. A plain root test rejects it when round-off makes it negative (or 0/0: a step
 //    that retraces an elastic step, pure normal unloading back onto a stored delta*, a round-off
 //    continued loading at the peak of a cycle) and the walk slides down to gross sliding,
 //    |T| = mu N instead of the force of that vertex. Here a point in or on the cone of the vertex
 //    gives s = 0: the distance outside the apex's cone does not increase along the segment
-//    (spec 2.7), so the apex stays at the vertex.
+//    (the segment is no steeper than the cone), so the apex stays at the vertex.
 //  * c/(sqrt(B^2 + A c) - B) cancels catastrophically for B > 0, A c << B^2 (unloading with a
 //    movement along the segment, new point near the backward cone): 5e-5 mu N off when |D|
 //    exceeds mu kappa |L| by 1e-12 relative, gross sliding when they are equal. For B > 0 the
 //    conjugate (B + sqrt)/A is used, and the discriminant is formed without cancellation.
 //  * a cut within tol_delta of the vertex below is taken at that vertex, and a cut within
 //    tol_delta of the current indentation at delta itself: no segment of round-off length is
-//    created (the spec's note to section 3 intends this) and the top vertex is the current state.
+//    created (notes: Jaeger history, tolerances) and the top vertex is the current state.
 // Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
 #pragma once
 
@@ -44,9 +44,9 @@ struct JaegerMaterial {
   double kappa = 0.0;    // k_n/k_t = (2-nu)/(2(1-nu))
   double mu = 0.0;       // friction coefficient
   double lambda = 0.0;   // Kuhn's approximation: merge successive elastic segments whose slopes
-                         // differ by <= lambda*mu (0 = off) (spec 4.1)
-  int capacity = 0;      // at most this many stored vertices per contact, merging by the spec 4.3
-                         // rule (0 = exact, unbounded)
+                         // differ by <= lambda*mu (0 = off) (notes: Jaeger merging)
+  int capacity = 0;      // at most this many stored vertices per contact, merging by the
+                         // least-cost rule of notes: Jaeger merging (0 = exact, unbounded)
 };
 
 GE_INLINE JaegerMaterial jaeger_material(double E_young, double nu, double mu, double lambda,
@@ -62,15 +62,15 @@ GE_INLINE JaegerMaterial jaeger_material(double E_young, double nu, double mu, d
 }
 
 // C_H = (4/3) E^ sqrt(R), R = 2 r_p r_q/(r_p + r_q): with the half-overlap this is the classical
-// Hertz law (4/3) E* sqrt(R*) (2 delta)^{3/2}, E* = E^/2, R* = R/2 (spec 2.1 and section 1).
+// Hertz law (4/3) E* sqrt(R*) (2 delta)^{3/2}, E* = E^/2, R* = R/2.
 GE_INLINE double jaeger_hertz_constant(const JaegerMaterial &m, double R)
 {
   return (4.0 / 3.0) * m.E_hat * std::sqrt(R);
 }
 
-// One stored history vertex (delta*, N*, theta*): 32 bytes, Kuhn's four floats (spec 6.2).
+// One stored history vertex (delta*, N*, theta*): 32 bytes, the four numbers of Kuhn's entries.
 // N* = C_H delta*^{3/2} is stored rather than recomputed: a vertex that becomes the equivalent
-// point (spec 3, Kuhn lines 25/41) then gives back its force exactly, and the stack walk needs
+// point (Kuhn lines 25/41) then gives back its force exactly, and the stack walk needs
 // no square root per visited vertex.
 struct JaegerVertex {
   double delta, N, theta1, theta2;
@@ -87,7 +87,7 @@ struct JaegerHistory {
 // A step pushes at most one vertex (after eliminations and merges), so the caller provides
 // room >= count + 1 before each step; with capacity M > 0 the count never exceeds M after a
 // step, so room = M + 1 suffices forever. (Should the caller provide less, the kernel merges by
-// the 4.3 rule before a push instead of writing past room.)
+// the least-cost rule before a push instead of writing past room.)
 GE_INLINE int jaeger_room_needed(const JaegerMaterial &m, int count)
 {
   (void) m;
@@ -98,21 +98,21 @@ GE_INLINE int jaeger_room_needed(const JaegerMaterial &m, int count)
 enum JaegerStepKind : int {
   JAEGER_SEPARATED = 0,      // delta <= 0: history cleared, no force
   JAEGER_NO_MOVEMENT = 1,    // the point did not move (within tol_delta): nothing changed
-  JAEGER_ELASTIC = 2,        // inside the top cone: one elastic segment pushed (spec 2.4)
-  JAEGER_PARTIAL_SLIP = 3,   // equivalent point found on a stored segment (spec 2.5)
-  JAEGER_GROSS_SLIP = 4      // every segment eliminated: sliding on the whole contact (2.6)
+  JAEGER_ELASTIC = 2,        // inside the top cone: one elastic segment pushed (Kuhn line 15)
+  JAEGER_PARTIAL_SLIP = 3,   // equivalent point found on a stored segment (eq. C)
+  JAEGER_GROSS_SLIP = 4      // every segment eliminated: sliding on the whole contact
 };
 struct JaegerStepInfo {
   int kind = JAEGER_SEPARATED;
-  int eliminated = 0;        // segments removed by repetitive elimination (2.6)
-  bool cut_on_slip = false;  // the equivalent point lies on a slip segment (linear root, S2)
+  int eliminated = 0;        // segments removed by repetitive elimination
+  bool cut_on_slip = false;  // the equivalent point lies on a slip segment (Kuhn eq. 7)
 };
 
 namespace jaeger_detail {
 
-constexpr double kTolDelta = 1e-14;    // zero length, relative to delta (spec 3, tol_delta)
-constexpr double kEpsSlope = 1e-9;     // |theta| >= mu (1 - eps) is a slip slope (spec 3, eps)
-constexpr double kLossless = 1e-12;    // slopes this close (relative to mu) are identical (4.1)
+constexpr double kTolDelta = 1e-14;    // zero length, relative to delta (notes: Jaeger history)
+constexpr double kEpsSlope = 1e-9;     // |theta| >= mu (1 - eps) is a slip slope (same)
+constexpr double kLossless = 1e-12;    // slopes this close (relative to mu) are identical
 
 struct V2 {
   double x, y;
@@ -130,7 +130,8 @@ GE_INLINE double hertz(double C_H, double delta) { return C_H * delta * std::sqr
 GE_INLINE bool is_slip(const V2 &theta, double mu) { return norm(theta) >= mu * (1.0 - kEpsSlope); }
 
 // Back-off s = delta*_k - delta* >= 0 of the equivalent apex along the top segment (slope theta)
-// such that the new point (L, D) relative to vertex k lies on the apex's cone (spec 2.5, eq. C):
+// such that the new point (L, D) relative to vertex k lies on the apex's cone (eq. C of
+// notes: Jaeger history):
 //   |D + kappa theta s| = mu kappa (L + s),   i.e.  A s^2 - 2 B s - c = 0.
 // The signed distance of the point outside the apex's cone does not increase with s (the
 // segment's slope is at most the cone's), so the admissible root is the first s where it reaches
@@ -156,7 +157,7 @@ GE_INLINE double backoff(const V2 &theta, const V2 &D, double L, double mu, doub
     const double A = kappa * kappa * (mu * mu - dot(theta, theta));
     // B^2 + A c = kappa^2 (mu^2 |w|^2 - (w x theta)^2), w = D - kappa L theta: the same number
     // without the cancellation of two nearly equal terms (exact zero for pure normal unloading
-    // of a theta = 0 segment, the double root of 2.5)
+    // of a theta = 0 segment, the double root of eq. C)
     const V2 w = D - (kappa * L) * theta;
     const double wx = cross(w, theta);
     const double disc = kappa * kappa * (mu * mu * dot(w, w) - wx * wx);
@@ -171,7 +172,7 @@ GE_INLINE double backoff(const V2 &theta, const V2 &D, double L, double mu, doub
 
 // Remove stored vertex j (vertex j+1, never the top one): its two segments become one whose
 // slope is the Delta N-weighted mean, so T = sum theta* Delta N* is kept exactly and the merged
-// slope, a convex combination, keeps |theta| <= mu and the cones nested (spec 4.1).
+// slope, a convex combination, keeps |theta| <= mu and the cones nested (notes: Jaeger merging).
 GE_INLINE void merge_vertex(JaegerHistory &h, int j)
 {
   JaegerVertex *v = h.vertex;
@@ -197,7 +198,7 @@ GE_INLINE void merge_top(JaegerHistory &h, double mu, double threshold, bool ela
   }
 }
 
-// The interior vertex whose removal moves the force-space polyline least (spec 4.3):
+// The interior vertex whose removal moves the force-space polyline least (notes: Jaeger merging):
 // cost_j = |theta*_j - theta*_{j+1}| dN1 dN2/(dN1 + dN2). The base of an active slip segment on
 // top is kept. With nothing else to choose (two vertices, slip on top) vertex 1 goes.
 GE_INLINE int cheapest_vertex(const JaegerHistory &h, double mu)
@@ -226,7 +227,7 @@ GE_INLINE int cheapest_vertex(const JaegerHistory &h, double mu)
   return best_j;
 }
 
-// APPROXIMATE (4.1) and ENFORCE_CAPACITY (4.3), run after every push.
+// Kuhn's approximation, then the lossless merge and the capacity bound, after every push.
 GE_INLINE void reduce(const JaegerMaterial &m, JaegerHistory &h)
 {
   if (m.lambda > 0.0) merge_top(h, m.mu, m.lambda * m.mu, true);
@@ -237,7 +238,7 @@ GE_INLINE void reduce(const JaegerMaterial &m, JaegerHistory &h)
 }
 
 // Push a vertex. A caller that left no room (room < count + 1, a broken contract) gets a merge
-// by the 4.3 rule first instead of a write past vertex[room-1].
+// by the least-cost rule first instead of a write past vertex[room-1].
 GE_INLINE void push(JaegerHistory &h, const JaegerVertex &v, double mu)
 {
   if (h.room <= 0) return;
@@ -256,8 +257,8 @@ GE_INLINE void push(JaegerHistory &h, const JaegerVertex &v, double mu)
 
 }    // namespace jaeger_detail
 
-// The tangential procedure of spec 3 (with APPROXIMATE / ENFORCE_CAPACITY of 4) in the local
-// 2-D frame: delta = half-overlap at the end of the step, du = tangential half-shift of q
+// The tangential procedure (Kuhn's Figs. 2-3, with the merges of notes: Jaeger merging) in the
+// local 2-D frame: delta = half-overlap at the end of the step, du = tangential half-shift of q
 // relative to p during the step, T = previous tangential force, updated in place. Returns N.
 // delta <= 0 clears the history and T.
 GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, const double du[2],
@@ -267,7 +268,7 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
   JaegerStepInfo local;
   JaegerStepInfo &out = info ? *info : local;
   out = JaegerStepInfo();
-  if (!(delta > 0.0)) {    // contact lost (7.4)
+  if (!(delta > 0.0)) {    // contact lost
     h.count = 0;
     T[0] = T[1] = 0.0;
     return 0.0;
@@ -280,7 +281,7 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
   double L = delta - (k > 0 ? h.vertex[k - 1].delta : 0.0);
   V2 D = {du[0], du[1]};
 
-  // ---- elastic (stick) step: the point is in the top cone (2.4, Kuhn line 15)
+  // ---- elastic (stick) step: the point is in the top cone (Kuhn line 15)
   const double reach = mu * kappa * L;    // radius of the top cone at the new point
   if (L >= 0.0 && dot(D, D) <= reach * reach) {
     if (L <= tol) {
@@ -289,7 +290,7 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
     }
     const V2 theta = (1.0 / (kappa * L)) * D;    // |theta| <= mu (line 17)
     const double Nk = k > 0 ? h.vertex[k - 1].N : 0.0;
-    T[0] += theta.x * (N - Nk);                   // (E) of 2.3, line 18
+    T[0] += theta.x * (N - Nk);                   // (E), Kuhn line 18
     T[1] += theta.y * (N - Nk);
     push(h, {delta, N, theta.x, theta.y}, mu);
     reduce(m, h);
@@ -297,7 +298,7 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
     return N;
   }
 
-  // ---- slip: walk down to the segment that holds the equivalent point (2.5, 2.6; Fig. 3)
+  // ---- slip: walk down to the segment that holds the equivalent point (Kuhn's Fig. 3)
   V2 Tk = {T[0], T[1]};    // force at vertex k
   double d_eq = 0.0, N_eq = 0.0;
   V2 T_eq = {0.0, 0.0}, D_eq = D;    // gross sliding unless a segment holds the point
@@ -311,7 +312,7 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
     const double s = backoff(theta, D, L, mu, kappa, slip_segment);
     // on this segment, unless the cut is within tol_delta of the vertex below: then that vertex
     // is the equivalent point (found on the next pass with s = 0), and no segment of round-off
-    // length is left behind (the spec's note to section 3 expects this of s ~ l)
+    // length is left behind (notes: Jaeger history, tolerances)
     if (s >= 0.0 && ell - s > tol) {
       out.cut_on_slip = slip_segment;
       if (s <= tol) {
@@ -320,7 +321,7 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
         N_eq = top.N;
         T_eq = Tk;
       } else {
-        // delta* = delta (pure normal unloading on this segment, the double root of 2.5):
+        // delta* = delta (pure normal unloading on this segment, the double root of eq. C):
         // take the current values exactly, so the top vertex is the current state
         const bool at_current = L + s <= tol;
         d_eq = at_current ? delta : top.delta - s;
@@ -361,12 +362,12 @@ GE_INLINE double jaeger_step(const JaegerMaterial &m, double C_H, double delta, 
 }
 
 // ------------------------------------------------------------------------------------------------
-// Contact frame (spec 5): unit quaternion q = (q0, q1, q2, q3), scalar first, local -> global,
-// local axis 3 = the contact normal. All zero = not set.
+// Contact frame (Kuhn section 3.2; notes: Jaeger frame): unit quaternion q = (q0, q1, q2, q3),
+// scalar first, local -> global, local axis 3 = the contact normal. All zero = not set.
 
 namespace jaeger_detail {
 
-// a (x) b (spec 5.3)
+// a (x) b (Hamilton product)
 GE_INLINE void quat_mul(const double a[4], const double b[4], double out[4])
 {
   out[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
@@ -388,7 +389,7 @@ GE_INLINE bool jaeger_frame_set(const double q[4])
   return q[0] != 0.0 || q[1] != 0.0 || q[2] != 0.0 || q[3] != 0.0;
 }
 
-// Columns of R(q) (spec 5.3): the local axes in the global frame.
+// Columns of R(q): the local axes in the global frame.
 GE_INLINE Vec3 jaeger_frame_axis1(const double q[4])
 {
   return {1.0 - 2.0 * (q[2] * q[2] + q[3] * q[3]), 2.0 * (q[1] * q[2] + q[0] * q[3]),
@@ -414,8 +415,8 @@ GE_INLINE Vec3 jaeger_frame_normal(const double q[4])
           1.0 - 2.0 * (q[1] * q[1] + q[2] * q[2])};
 }
 
-// Initial frame, local e3 -> n, from the two Euler angles of spec 5.3 (atan2: accurate also for
-// n near -e3, where acos loses digits).
+// Initial frame, local e3 -> n, from two Euler angles (notes: Jaeger frame; atan2: accurate
+// also for n near -e3, where acos loses digits).
 GE_INLINE void jaeger_frame_init(double q[4], const Vec3 &n)
 {
   // a normal along +-e3 (horizontal walls, vertical contacts) takes the exact frame: through the
@@ -439,10 +440,11 @@ GE_INLINE void jaeger_frame_init(double q[4], const Vec3 &n)
   jaeger_detail::quat_normalize(q);
 }
 
-// Carry the frame through one step (spec 5.2, made exact): the step's mean rotation theta =
-// (dphi_p + dphi_q)/2 is split into a twist about the old normal, by psi with tan(psi/2) =
-// (theta.n_old) tan(t/2)/t, t = |theta|, and the smallest tilt onto the new normal (the
-// swing-twist decomposition used by the linear law's update_frame): q <- tilt (x) twist (x) q.
+// Carry the frame through one step (Kuhn's twirl and tilt, made exact): the step's mean
+// rotation theta = (dphi_p + dphi_q)/2 is split into a twist about the old normal, by psi with
+// tan(psi/2) = (theta.n_old) tan(t/2)/t, t = |theta|, and the smallest tilt onto the new normal
+// (the swing-twist decomposition used by the linear law's update_frame):
+// q <- tilt (x) twist (x) q.
 // For a rigid-body rotation of the pair (n_new = R(theta) n_old) the product is R(theta) itself,
 // so the local force is unchanged to round-off however many steps. The tilt starts from the
 // frame's own normal after the twist, not from n_old: then R(q) e3 = n_new to round-off after
@@ -471,7 +473,7 @@ GE_INLINE void jaeger_frame_update(double q[4], const Vec3 &n_old, const Vec3 &n
     for (int i = 0; i < 4; ++i) q[i] = a[i];
     return;
   }
-  // min-arc quaternion (1 + m.n, m x n) (5.3), 1 + m.n = 2 - |m - n|^2/2 without cancellation
+  // min-arc quaternion (1 + m.n, m x n), 1 + m.n = 2 - |m - n|^2/2 without cancellation
   const Vec3 d = m - n_new, c = cross(m, n_new);
   const double w = 2.0 - 0.5 * dot(d, d);
   if (w <= 1e-12) {
@@ -496,7 +498,7 @@ GE_INLINE void jaeger_to_local(const double q[4], const Vec3 &v, double out[2])
 }
 
 // ------------------------------------------------------------------------------------------------
-// Per-contact driver (spec 5.4).
+// Per-contact driver (notes: Jaeger frame).
 
 struct JaegerInput {
   Vec3 normal;          // unit normal p -> q at the end of the step
@@ -525,10 +527,10 @@ GE_INLINE bool on_cone(const double T[2], double mu, double N)
 }
 }    // namespace jaeger_detail
 
-// state[0..3] = q, state[4..5] = T_local (local frame, the "previous-force convention" of 5.4:
+// state[0..3] = q, state[4..5] = T_local (kept in the local frame, notes: Jaeger frame:
 // the stored force turns with the frame, so a rigid rotation leaves it unchanged); all zero = new
 // contact. A new contact starts with a frame from its normal, an empty history, T = 0, and is
-// then driven by the full tangential half-shift of its first step (spec 8.16).
+// then driven by the full tangential half-shift of its first step (notes: Jaeger history).
 GE_INLINE void jaeger_contact_step(const JaegerMaterial &m, const JaegerInput &in,
                                    double state[6], JaegerHistory &h, JaegerResult &r)
 {

@@ -1,9 +1,10 @@
-// Normal contact models of the catalogue (design/catalogue.md, "spec" below): the elastic normal
-// force F_n^el of N1 `hooke`, N2 `hertz` and N3 `hls` (Walton & Braun's hysteretic linear
-// spring), the effective quantities they need (spec 1.2), the per-contact state of HLS and the
-// parameter validation of spec 1.5. The dashpots are in damping_models.hpp.
+// Normal contact models of the catalogue (Rangel's "DEM contact force models", [R] below; the
+// project's conventions and corrections: doc/design_notes.md, "notes: <section>"): the elastic
+// normal force F_n^el of N1 `hooke`, N2 `hertz` and N3 `hls` (Walton & Braun's hysteretic linear
+// spring), the effective quantities they need, the per-contact state of HLS and the parameter
+// validation (notes: Catalogue conventions). The dashpots are in damping_models.hpp.
 //
-// Conventions (spec 1.1): delta = R_i + R_j - |x_i - x_j| is the TOTAL overlap (contact iff
+// Conventions: delta = R_i + R_j - |x_i - x_j| is the TOTAL overlap (contact iff
 // delta > 0); a positive force is repulsive. Every function returns 0 for delta <= 0.
 // The Jaeger kernel (jaeger.hpp) writes Hertz with the HALF overlap delta_h = delta/2 and its own
 // constant C_H = (4/3) E^ sqrt(2 Rbar), E^ = E/(1-nu^2) of the (common) material; the same spheres
@@ -20,11 +21,11 @@
 namespace ge {
 
 // ------------------------------------------------------------------------------------------------
-// Effective quantities (spec 1.2). A wall is R_j = m_j = infinity (the caller passes INFINITY or
-// uses the one-body value directly).
+// Effective quantities (notes: Catalogue conventions). A wall is R_j = m_j = infinity (the caller
+// passes INFINITY or uses the one-body value directly).
 
 namespace normal_detail {
-// Finite and not NaN (spec 1.5: NaN and inf are rejected). x - x is NaN for inf and NaN.
+// Finite and not NaN (NaN and inf are rejected). x - x is NaN for inf and NaN.
 GE_INLINE bool finite(double x) { return x - x == 0.0; }
 }    // namespace normal_detail
 
@@ -42,27 +43,27 @@ GE_INLINE double effective_mass(double mi, double mj)
   return mi * mj / (mi + mj);
 }
 
-// Ebar = [(1-nu_i^2)/E_i + (1-nu_j^2)/E_j]^-1 (spec 1.2). Identical spheres: E/(2(1-nu^2)).
+// Ebar = [(1-nu_i^2)/E_i + (1-nu_j^2)/E_j]^-1. Identical spheres: E/(2(1-nu^2)).
 GE_INLINE double effective_modulus(double E_i, double nu_i, double E_j, double nu_j)
 {
   return 1.0 / ((1.0 - nu_i * nu_i) / E_i + (1.0 - nu_j * nu_j) / E_j);
 }
 
-// Rigid wall (E_w = inf, spec 1.2 "Walls"): Ebar = E_i/(1-nu_i^2), twice the same-material value
-// that LAMMPS' wall mixing gives ([differs] in the spec).
+// Rigid wall (E_w = inf): Ebar = E_i/(1-nu_i^2), twice the same-material value that LAMMPS' wall
+// mixing gives ([differs], notes: Catalogue conventions).
 GE_INLINE double effective_modulus_rigid_wall(double E_i, double nu_i)
 {
   return E_i / (1.0 - nu_i * nu_i);
 }
 
 // ------------------------------------------------------------------------------------------------
-// N1 `hooke <kn>` (spec 2.1 N1): F = k_n delta. State: none.
+// N1 `hooke <kn>`: F = k_n delta. State: none.
 
 struct HookeParams {
   double kn = 0.0;    // normal stiffness [N/m], finite, > 0
 };
 
-// nullptr if valid, otherwise a message naming the argument and its range (spec 1.5).
+// nullptr if valid, otherwise a message naming the argument and its range.
 inline const char *validate(const HookeParams &p)
 {
   if (!normal_detail::finite(p.kn) || !(p.kn > 0.0)) return "hooke: kn must be finite and > 0";
@@ -75,7 +76,7 @@ GE_INLINE double hooke_force(const HookeParams &p, double delta)
 }
 
 // ------------------------------------------------------------------------------------------------
-// N2 `hertz <E> <nu>` | `hertz <E_I> <nu_I> <E_J> <nu_J>` (spec 2.1 N2):
+// N2 `hertz <E> <nu>` | `hertz <E_I> <nu_I> <E_J> <nu_J>`:
 // F = K_HZ delta^{3/2}, K_HZ = (4/3) Ebar sqrt(Rbar), delta the total overlap. State: none.
 
 struct HertzParams {
@@ -85,7 +86,7 @@ struct HertzParams {
 
 // The two-number form: both bodies share (E, nu).
 GE_INLINE HertzParams hertz_params(double E, double nu) { return {E, nu, E, nu}; }
-// The four-number form (I != J, mixed by spec 1.2).
+// The four-number form (I != J, mixed as in notes: Catalogue conventions).
 GE_INLINE HertzParams hertz_params(double E_i, double nu_i, double E_j, double nu_j)
 {
   return {E_i, nu_i, E_j, nu_j};
@@ -105,7 +106,7 @@ inline const char *validate(const HertzParams &p)
   return nullptr;
 }
 
-// Spec 2.1 N2: -1 < nu < 0 is accepted but deserves a warning (auxetic material). nullptr if none.
+// -1 < nu < 0 is accepted but deserves a warning (auxetic material). nullptr if none.
 inline const char *hertz_warning(const HertzParams &p)
 {
   if (p.nu_i < 0.0 || p.nu_j < 0.0)
@@ -118,7 +119,7 @@ GE_INLINE double hertz_effective_modulus(const HertzParams &p)
   return effective_modulus(p.E_i, p.nu_i, p.E_j, p.nu_j);
 }
 
-// K_HZ = (4/3) Ebar sqrt(Rbar) [N/m^{3/2}] for the TOTAL overlap (spec 2.1 N2). Per contact: Rbar
+// K_HZ = (4/3) Ebar sqrt(Rbar) [N/m^{3/2}] for the TOTAL overlap. Per contact: Rbar
 // varies in a polydisperse system, Ebar is per type pair.
 GE_INLINE double hertz_constant(double Ebar, double Rbar)
 {
@@ -139,8 +140,8 @@ GE_INLINE double hertz_constant_from_half_overlap(double C_H) { return C_H / kTw
 GE_INLINE double half_overlap_constant_from_hertz(double K_HZ) { return K_HZ * kTwoToThreeHalves; }
 
 // ------------------------------------------------------------------------------------------------
-// N3 `hls` (spec 2.1 N3): elastic-perfectly-plastic hysteretic linear spring of Walton & Braun
-// (1986) in the history form of the spec ([ours] there):
+// N3 `hls`: elastic-perfectly-plastic hysteretic linear spring of Walton & Braun (1986) in a
+// history form ([ours], notes: Catalogue corrections):
 //   delta_max <- max(delta_max, delta)            (the state, 1 double, transfer factor +1)
 //   F_max = k_L delta_max,  K_U = K_U(delta_max),  delta_0 = delta_max (1 - k_L/K_U)
 //   F = max(0, min(k_L delta, K_U (delta - delta_0)))
@@ -163,7 +164,7 @@ struct HlsParams {
   double S = 0.0;      // growth of K_U with F_max [1/m] >= 0
 };
 
-// Raw-argument checks, for the glue before it builds HlsParams (spec 2.1 N3 ranges).
+// Raw-argument checks, for the glue before it builds HlsParams.
 inline const char *validate_hls_restitution(double kL, double e_n)
 {
   using normal_detail::finite;
@@ -195,7 +196,7 @@ inline const char *validate(const HlsParams &p)
   return nullptr;
 }
 
-// K_U = k_L/e_n^2: the binary-collision restitution is then sqrt(k_L/K_U) = e_n (spec 2.1 N3).
+// K_U = k_L/e_n^2: the binary-collision restitution is then sqrt(k_L/K_U) = e_n ([R]).
 GE_INLINE HlsParams hls_from_restitution(double kL, double e_n)
 {
   return {kL, kL / (e_n * e_n), 0.0};
@@ -205,7 +206,7 @@ GE_INLINE HlsParams hls_variable(double kL, double S) { return {kL, kL, S}; }
 
 constexpr int HLS_STATE_SIZE = 1;    // delta_max
 
-// K_U(delta_max) = kU0 + S k_L delta_max (spec 2.1 N3, variable form K_U = k_L + S F_max).
+// K_U(delta_max) = kU0 + S k_L delta_max (the variable form K_U = k_L + S F_max).
 GE_INLINE double hls_unloading_stiffness(const HlsParams &p, double delta_max)
 {
   return p.kU0 + p.S * (p.kL * delta_max);
@@ -222,7 +223,7 @@ GE_INLINE double hls_residual_overlap(const HlsParams &p, double delta_max)
 // Force at overlap delta for the stored delta_max, without touching the state (run setup,
 // single()): the state is taken as dm = max(delta_max, delta), what hls_step would store.
 // Since delta <= dm and K_U >= k_L, the unloading line K_U (delta - delta_0) never exceeds the
-// virgin line k_L delta, so the spec's min(k_L delta, K_U (delta - delta_0)) is the unloading line,
+// virgin line k_L delta, so min(k_L delta, K_U (delta - delta_0)) is the unloading line,
 // written here as F_max - K_U (dm - delta) (the same, as K_U delta_0 = K_U dm - F_max): it is
 // k_L delta exactly on the virgin line (delta = dm), where the other form loses the last bits to
 // the cancellation in K_U delta - K_U delta_0.
@@ -236,7 +237,7 @@ GE_INLINE double hls_force(const HlsParams &p, double delta, double delta_max)
 }
 
 // One step with history update: delta_max <- max(delta_max, delta), or 0 when the geometric
-// contact is lost (spec 2.1 N3, "State and lifecycle"). Returns F_n^el.
+// contact is lost (notes: Catalogue corrections). Returns F_n^el.
 GE_INLINE double hls_step(const HlsParams &p, double delta, double &delta_max)
 {
   if (!(delta > 0.0)) {
@@ -272,7 +273,7 @@ inline const char *validate(const NormalParams &p)
   return "normal: unknown model";
 }
 
-// Number of state doubles per contact (spec 0): 1 for hls, 0 otherwise.
+// Number of state doubles per contact: 1 for hls, 0 otherwise.
 GE_INLINE int normal_state_size(NormalModel m) { return m == NORMAL_HLS ? HLS_STATE_SIZE : 0; }
 
 // What the dashpots of damping_models.hpp need besides the kinematics.

@@ -1,9 +1,11 @@
-// Catalogue tangential models T1-T10 (specification: design/catalogue.md, "spec" below).
+// Catalogue tangential models T1-T10 (Rangel's "DEM contact force models", [R] below; the
+// project's conventions and corrections to it are in doc/design_notes.md, cited as
+// "notes: <section>", which also explains the marks [ours], [erratum] and [differs]).
 //
-//   T1 sliding          F_t = -mu F_n^c v^_t                                      (spec 2.3)
+//   T1 sliding          F_t = -mu F_n^c v^_t                          ([R] section 4.2)
 //   T2 viscous          F_t = -eta_t v_t (no cap)
 //   T3 viscous_sliding  F_t = -min(eta_t |v_t|, mu F_n^c) v^_t
-//   T4 spring_sliding   Cundall-Strack spring-slider, always truncating (spec 2.3 T4 [ours])
+//   T4 spring_sliding   Cundall-Strack spring-slider, always truncating ([ours])
 //   T5 spring_dashpot   spring-dashpot-slider, truncation only with `maw`, eta_t or Deen's e_t
 //   T6 dd               Di Renzo & Di Maio: K_t = (16/3) Gbar sqrt(Rbar delta), truncating
 //   T7 lth              Langston, Tuezuen & Heyes, nonlinear elastic + viscous part
@@ -11,18 +13,19 @@
 //   T9 tti              Tsuji, Tanaka & Ishida: K_t = 8 Gbar sqrt(Rbar delta) ([erratum] form),
 //                       dashpot eta_t delta^{1/4} v_t, truncating
 //   T10 walton_braun    incrementally slipping friction with turning points ([erratum] form)
-//   coulomb             exact Coulomb friction as a constraint (design/coulomb_constraint.md):
+//   coulomb             exact Coulomb friction as a constraint (Sakamaki et al. 2021):
 //                       the pair applies no tangential force; the friction is solved after all
 //                       other forces (coulomb_constraint.hpp). Its state is that solver's.
 //
-// Conventions (spec 1.1): n = unit normal from j to i; v_t = tangential velocity of i's material
-// point relative to j's at the contact; F_t is the force on i (F_j = -F_i); F_n^c = max(F_n^el +
-// F_n^vis, 0) is the normal force of every cap (spec 1.3, see cap_normal_force()).
+// Conventions (notes: Catalogue conventions): n = unit normal from j to i; v_t = tangential
+// velocity of i's material point relative to j's at the contact; F_t is the force on i
+// (F_j = -F_i); F_n^c = max(F_n^el + F_n^vis, 0) is the normal force of every cap (see
+// cap_normal_force()).
 //
 // Per-contact state: a fixed number of doubles the caller stores, all zero = fresh contact
-// (spec 1.6); the caller zeroes it when the geometric contact is lost.
+// (notes: Catalogue conventions); the caller zeroes it when the geometric contact is lost.
 //   T1-T3 : 0 doubles.
-//   T4-T9 : [0..2] xi, the tangential spring vector (spec 1.4): the accumulated tangential
+//   T4-T9 : [0..2] xi, the tangential spring vector: the accumulated tangential
 //           displacement of i relative to j, F_el = -K_t xi. ODD under i <-> j (factor -1).
 //   T10   : [0..2] T, the tangential force on i (ODD, factor -1); [3] T*, turning-point force
 //           measured along the current extension direction; [4] s, sense (+1 loading, -1
@@ -33,16 +36,16 @@
 //           [5] 1 once the friction solver has set [0..2]. [3..5] are EVEN.
 // tangential_transfer_factor() returns these factors for LAMMPS's transfer_history_factor.
 //
-// Frame update of the stored vectors ([ours], spec 1.4 step 1 preceded by a rotation): the
+// Frame update of the stored vectors ([ours]: LAMMPS's projection preceded by a rotation): the
 // stored vector is first rotated by the mean rotation of the pair, (omega_i + omega_j)/2 dt,
 // with the exact Rodrigues rotation of vec3.hpp, and then put into the current tangent plane
-// keeping its length (spec 1.4 step 1, LAMMPS's "rotate and rescale"). For a rigid-body motion
+// keeping its length (LAMMPS's "rotate and rescale"). For a rigid-body motion
 // of the pair the rotation alone already carries the vector into the new plane, so the stored
 // vector is co-rotated exactly (objectivity: the tests show <= 1e-14 over 1000 steps); for the
-// non-rigid part of the motion (relative rolling) it is the spec's projection. This is the idea
+// non-rigid part of the motion (relative rolling) it is that projection. This is the idea
 // of linear_frictional.hpp's update_frame (an exact rotation, then onto the actual normal), in
-// the form that needs no stored old normal, so the spec's state sizes (3 and 6 doubles) hold.
-// With a zero mean rotation it is spec 1.4 step 1 exactly.
+// the form that needs no stored old normal, so the state sizes above (3 and 6 doubles) hold.
+// With a zero mean rotation it is LAMMPS's projection exactly.
 //
 // Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
 #pragma once
@@ -65,12 +68,12 @@ enum class TangentialModel : int {
   Coulomb = 11           // exact Coulomb friction as a constraint (coulomb_constraint.hpp)
 };
 
-// Parameters of one pair of types (spec 2.3 table). Which model reads what:
+// Parameters of one pair of types. Which model reads what:
 //   mu    : all but T2 (friction coefficient, dimensionless)
 //   kt    : T4, T5 (K_t, force/length); T10 (K_t0, the initial stiffness)
 //   eta_t : T2, T3, T5, T6 (force*time/length); T7 (dimensionless fraction of critical);
 //           T8 (eta, Pa*s); T9 (kg m^-1/4 s^-1; the caller passes the `tsuji` eta_n when the
-//           `eta` option is absent, spec T9)
+//           `eta` option is absent, notes: Catalogue corrections)
 //   use_et, e_t : T5 with `et <e_t>`: eta_t from Deen's tangential restitution, per contact
 //   maw   : T5 truncation (Maw et al.'s limited spring)
 struct TangentialParams {
@@ -87,10 +90,10 @@ struct TangentialParams {
 struct TangentialStep {
   Vec3 normal{0, 0, 1};           // unit normal at the end of the step (j -> i)
   Vec3 mean_rotation{0, 0, 0};    // (omega_i + omega_j)/2 * dt, rotation vector of the step
-  Vec3 du{0, 0, 0};               // v_t dt: tangential displacement of i relative to j (spec 1.4)
+  Vec3 du{0, 0, 0};               // v_t dt: tangential displacement of i relative to j
   Vec3 vt{0, 0, 0};               // tangential relative velocity v_t (dashpots, T1-T3)
-  double fn = 0.0;                // F_n^c (spec 1.3); a negative value is read as 0
-  // effective quantities (spec 1.2), only for the models that need them:
+  double fn = 0.0;                // F_n^c; a negative value is read as 0
+  // effective quantities (notes: Catalogue conventions), only for the models that need them:
   double overlap = 0.0;           // delta_n > 0 (T6-T9)
   double rbar = 0.0;              // Rbar (T6, T9)
   double mbar = 0.0;              // mbar (T5 et, T7)
@@ -124,13 +127,13 @@ GE_INLINE constexpr int tangential_state_size(TangentialModel m)
           m == TangentialModel::ViscousSliding) ? 0 : 3;
 }
 
-// Partner-copy factor of state entry k (spec 1.6): vectors -1, scalars +1.
+// Partner-copy factor of state entry k (notes: Catalogue conventions): vectors -1, scalars +1.
 GE_INLINE constexpr double tangential_transfer_factor(TangentialModel m, int k)
 {
   return (k < 3 && tangential_state_size(m) > 0) ? -1.0 : 1.0;
 }
 
-// The normal force used by every cap (spec 1.3): the compressive part of the total normal force.
+// The normal force used by every cap: the compressive part of the total normal force.
 // [differs] LAMMPS uses |F_n^el + F_n^vis|, which gives a pulling-apart damped contact friction.
 GE_INLINE double cap_normal_force(double fn_elastic, double fn_viscous)
 {
@@ -138,7 +141,7 @@ GE_INLINE double cap_normal_force(double fn_elastic, double fn_viscous)
   return f > 0.0 ? f : 0.0;
 }
 
-// Deen et al.'s tangential damping from the restitution e_t (spec T5), with the tangential
+// Deen et al.'s tangential damping from the restitution e_t ([R] section 4.6), with the tangential
 // effective mass m_t = (2/7) mbar of two solid spheres.
 GE_INLINE double deen_eta_t(double e_t, double kt, double mbar)
 {
@@ -149,7 +152,7 @@ GE_INLINE double deen_eta_t(double e_t, double kt, double mbar)
   return -lg * crit / std::sqrt(lg * lg + kPi * kPi);
 }
 
-// LTH/ZZY slip length delta_t^max = mu delta (2 - nubar)/(2 (1 - nubar)) (spec T7).
+// LTH/ZZY slip length delta_t^max = mu delta (2 - nubar)/(2 (1 - nubar)) ([R] section 4.7).
 GE_INLINE double lth_slip_length(double mu, double overlap, double nubar)
 {
   return mu * overlap * (2.0 - nubar) / (2.0 * (1.0 - nubar));
@@ -170,7 +173,7 @@ namespace tangential_detail {
 GE_INLINE double positive(double x) { return x > 0.0 ? x : 0.0; }
 
 // Carry a stored tangential vector into the frame of this step (see the header comment):
-// exact rotation by the mean rotation, then spec 1.4 step 1 (projection, length kept; zero if
+// exact rotation by the mean rotation, then LAMMPS's projection (length kept; zero if
 // the projection vanishes).
 GE_INLINE Vec3 carry_to_frame(const Vec3 &v, const Vec3 &normal, const Vec3 &mean_rotation)
 {
@@ -185,7 +188,7 @@ GE_INLINE Vec3 carry_to_frame(const Vec3 &v, const Vec3 &normal, const Vec3 &mea
 // Scale f to length `limit` (>= 0); f != 0.
 GE_INLINE Vec3 scale_to(const Vec3 &f, double limit) { return (limit / norm(f)) * f; }
 
-// The Coulomb cap (spec 1.3): a force longer than `cap` (>= 0) is scaled onto it. Returns
+// The Coulomb cap: a force longer than `cap` (>= 0) is scaled onto it. Returns
 // whether it was capped (the contact slides).
 GE_INLINE bool coulomb_cap(Vec3 &f, double cap)
 {
@@ -194,7 +197,7 @@ GE_INLINE bool coulomb_cap(Vec3 &f, double cap)
   return true;
 }
 
-// The generic spring-dashpot-slider of spec 1.4 on the already updated xi: trial
+// The generic spring-dashpot-slider (notes: Catalogue conventions) on the updated xi: trial
 // F* = -K xi - eta v_t; if |F*| > cap then F = cap F*/|F*| and, when truncating,
 // xi <- -(F + eta v_t)/K (the vector form of [R]'s delta_t = (mu|F_n| - eta dot delta_t)/K_t).
 GE_INLINE void spring_slider(double K, double eta, bool truncate, const Vec3 &vt, double cap,
@@ -208,7 +211,7 @@ GE_INLINE void spring_slider(double K, double eta, bool truncate, const Vec3 &vt
   r.ft = f;
 }
 
-// Updated spring vector of this step (spec 1.4): carried into the frame, plus the increment
+// Updated spring vector of this step: carried into the frame, plus the increment
 // (its tangential part: a roundoff normal part is not stored).
 GE_INLINE Vec3 updated_xi(const double *state, const TangentialStep &s)
 {
@@ -223,9 +226,10 @@ GE_INLINE double hertz_tangential_stiffness(double c, const TangentialStep &s)
   return a2 > 0.0 ? c * s.gbar * std::sqrt(a2) : 0.0;
 }
 
-// LTH/ZZY elastic part (spec T7) on the updated xi. Returns the force, sets *sqrt_one_minus_r
-// and *full (|xi| >= delta_t^max), and clamps xi to |xi| <= delta_t^max ([ours]: with a vector
-// history an unclamped xi would pin the force at mu F_n on reversal and grow without bound).
+// LTH/ZZY elastic part ([R] section 4.7) on the updated xi. Returns the force, sets
+// *sqrt_one_minus_r and *full (|xi| >= delta_t^max), and clamps xi to |xi| <= delta_t^max
+// ([ours]: with a vector history an unclamped xi would pin the force at mu F_n on reversal and
+// grow without bound).
 GE_INLINE Vec3 lth_elastic(double mu_fn, double dtmax, Vec3 &xi, double *sqrt_one_minus_r,
                            bool *full)
 {
@@ -243,7 +247,7 @@ GE_INLINE Vec3 lth_elastic(double mu_fn, double dtmax, Vec3 &xi, double *sqrt_on
 }    // namespace tangential_detail
 
 // ---------------------------------------------------------------------------------------------
-// T1-T3: no history (spec 2.3 T1-T3). F_t = 0 when |v_t| = 0 exactly.
+// T1-T3: no history ([R] sections 4.2-4.4). F_t = 0 when |v_t| = 0 exactly.
 
 // T1: constant magnitude mu F_n^c against the slip velocity. sliding = (|v_t| > 0).
 GE_INLINE void tangential_sliding(const TangentialParams &p, const TangentialStep &s,
@@ -282,7 +286,7 @@ GE_INLINE void tangential_viscous_sliding(const TangentialParams &p, const Tange
 }
 
 // ---------------------------------------------------------------------------------------------
-// T4, T5, T6, T9: the spring-dashpot-slider of spec 1.4 with stiffness K and dashpot eta.
+// T4, T5, T6, T9: the generic spring-dashpot-slider with stiffness K and dashpot eta.
 // sliding = the trial force exceeded the cap this step.
 
 // T4 (Cundall-Strack, always truncating) and T5 (truncating only with `maw`; without it [R]'s
@@ -302,7 +306,7 @@ GE_INLINE void tangential_spring(const TangentialParams &p, const TangentialStep
 // T6 dd: total form F_el = -K_t(delta) xi, K_t = (16/3) Gbar sqrt(Rbar delta) (2/3 of Mindlin's
 // 8 Gbar a: the secant of the Mindlin curve at full slip), optional eta_t, truncating.
 // T9 tti: K_t = 8 Gbar sqrt(Rbar delta) (the [erratum]-corrected Tsuji stiffness = Mindlin's),
-// dashpot eta_t delta^{1/4} v_t (spec T9 reading of "equal to normal"), truncating.
+// dashpot eta_t delta^{1/4} v_t (our reading of "equal to normal"), truncating.
 GE_INLINE void tangential_hertz_spring(const TangentialParams &p, const TangentialStep &s,
                                        double *state, TangentialResult &r)
 {
@@ -318,7 +322,7 @@ GE_INLINE void tangential_hertz_spring(const TangentialParams &p, const Tangenti
 }
 
 // ---------------------------------------------------------------------------------------------
-// T7 lth and T8 zzy (spec T7, T8). delta_t^max = mu delta (2-nubar)/(2(1-nubar)),
+// T7 lth and T8 zzy ([R] section 4.7). delta_t^max = mu delta (2-nubar)/(2(1-nubar)),
 // r = min(|xi|, delta_t^max)/delta_t^max, F_el = mu F_n^c [1 - (1-r)^{3/2}] along -xi^.
 //   LTH viscous: eta_t sqrt(6 mbar mu F_n^c sqrt(1-r)/delta_t^max) |v_t| along -v^_t
 //                (eta_t a fraction of critical damping 2 sqrt(mbar k_tan)).
@@ -362,18 +366,18 @@ GE_INLINE void tangential_lth_zzy(const TangentialParams &p, const TangentialSte
 }
 
 // ---------------------------------------------------------------------------------------------
-// T10 walton_braun (spec T10, 3-D extension [ours] of the spec, steps 1-8).
+// T10 walton_braun ([R] section 4.8; 3-D extension [ours], steps 1-8 of notes: Walton-Braun 3-D).
 // 1-D law, [erratum]-corrected (s inside, in the numerator too): dT = K_t d(delta_t),
 //   K_t = K_t0 [1 - s (T - T*)/(mu N - s T*)]^{1/3}.
 //
-// Departure from the spec's steps 5-6 ([ours], same limit): the spec advances the magnitude by
+// Departure from steps 5-6 ([ours], same limit): taken literally they advance the magnitude by
 // an explicit Euler step t' = t + K(t) du_par. Here the 1-D law is integrated EXACTLY over the
 // increment at the step's N: with y = 1 - s (t - T*)/d, d = mu N - s T*, it reads
 // dy^{2/3}/d|u| = -2 K_t0/(3 d), so
 //   y' = max(0, y^{2/3} - 2 K_t0 |du_par|/(3 d))^{3/2},   t' = T* + s d (1 - y').
 // The result is independent of how a leg is cut into steps and reproduces the closed forms of
-// spec T10 / 3.3 to roundoff; the spec's Euler step has an O(du) error (3.1e-6 N, 0.9e-5 mu N, on
-// the 3.3 unloading check at 20 000 increments per leg, per catalogue_reference.py).
+// notes: Walton-Braun 3-D to roundoff; the Euler step has an O(du) error (3.1e-6 N, 0.9e-5 mu N,
+// on the unloading check of notes: Catalogue checks at 20 000 increments per leg).
 // sliding = the force was capped (step 8) or the parallel law reached mu N this step.
 GE_INLINE void tangential_walton_braun(const TangentialParams &p, const TangentialStep &s,
                                        double *state, TangentialResult &r)
@@ -483,7 +487,7 @@ GE_INLINE void tangential_step(const TangentialParams &p, const TangentialStep &
 }
 
 // ---------------------------------------------------------------------------------------------
-// Parameter check (spec 1.5 and the 2.3 table): nullptr if valid, else a message naming the
+// Parameter check (notes: Catalogue conventions): nullptr if valid, else a message naming the
 // argument and its valid range. Every number must be finite. (Model combinations, e.g. "dd
 // needs hertz", and T9's eta default are the parser's business.)
 inline const char *tangential_params_error(const TangentialParams &p)

@@ -1,22 +1,23 @@
-// Yade rolling/twisting contact moment without per-atom orientation (design/catalogue.md,
-// "spec" below: 2.4 grammar and parameters, 3.4 checks, 4 design).
+// Yade rolling/twisting contact moment without per-atom orientation, after Kozicki & Donze
+// (CMAME 197, 2008; [KD] below). The design is explained in doc/design_notes.md, cited as
+// "notes: <section>" (chiefly "Yade moments", and "Catalogue checks" for the tests).
 //
 //   rolling  yade kr <K_b>  | beta <beta>  eta <eta_b> | cap none   [combined]
 //   twisting yade kr <K_tw> | beta <beta>  eta <eta_tw> | cap none
 //
-// The law ([KD], spec 4.1): the relative orientation displacement of the two particles since the
+// The law ([KD]): the relative orientation displacement of the two particles since the
 // contact was created, Delta Q = (A A'^-1)(B B'^-1)^-1, as a rotation vector phi = log(Delta Q);
-// the contact moment M = K phi, applied as -M to i and +M to j (spec 1.1, 4.3); its size capped at
-// eta (R_i + R_j)/2 F_n^c ([KD] eq. 26, spec 2.4).
+// the contact moment M = K phi, applied as -M to i and +M to j; its size capped at
+// eta (R_i + R_j)/2 F_n^c ([KD] eq. 26).
 //
-// Per-contact state (spec 4.2 [ours]): the rotation vector phi = log(Delta Q), 3 doubles,
+// Per-contact state ([ours]): the rotation vector phi = log(Delta Q), 3 doubles,
 //   [0..2] phi  (YM_PHI), all zero = identity = fresh contact, so LAMMPS's zero fill is correct
 //               with no first-step detection. ODD under i <-> j: Delta Q_ji = Delta Q_ij^-1, so
 //               phi_ji = -phi_ij (factor -1, yade_moment_transfer_factor()).
 // The state is shared by `rolling yade` and `twisting yade` (one relative rotation). The caller
-// zeroes it when the geometric contact is lost (spec 1.6).
+// zeroes it when the geometric contact is lost.
 //
-// Update (spec 4.2): the particles' orientations are advanced by LEFT multiplication with the
+// Update: the particles' orientations are advanced by LEFT multiplication with the
 // global-frame increments a = exp(omega_i dt), b = exp(omega_j dt) (Yade-family integrators), so
 //   Delta Q <- a (x) Delta Q (x) conj(b)
 // exactly, for any finite rotations and any order of non-commuting steps: no per-atom
@@ -24,15 +25,15 @@
 // fix nve/sphere applied, like v_t dt for the tangential spring). [erratum KD eq. 39] right
 // multiplication would be a body-frame update; the unit tests tell the two orders apart.
 //
-// Split about the CURRENT normal n (spec 4.3, 4.5 item 4): bending phi_b (orthogonal to n) and
-// twist angle theta_tw, M = K_b phi_b + K_tw theta_tw n. [ours] The split is the symmetric
-// swing-twist decomposition Delta Q = tau S tau (yade_split), not the spec's phi - (phi.n) n:
-// the two agree to third order, but only the former keeps a dropped or capped twist from
-// pumping up the bending spring when a particle spins (see yade_split; tested).
-// Cap (spec 4.4): a return mapping. When K |phi| exceeds the cap the STORED phi is scaled onto
+// Split about the CURRENT normal n ([KD] leaves the normal open): bending phi_b (orthogonal to n)
+// and twist angle theta_tw, M = K_b phi_b + K_tw theta_tw n. [ours] The split is the symmetric
+// swing-twist decomposition Delta Q = tau S tau (yade_split), not the plain phi - (phi.n) n: the
+// two agree to third order, but only the former keeps a dropped or capped twist from pumping up the
+// bending spring when a particle spins (see yade_split; tested).
+// Cap: a return mapping. When K |phi| exceeds the cap the STORED phi is scaled onto
 // the cap (the rotational twin of the Maw truncation of xi), so the spring never grows while it
 // slips and unloads elastically, with the full stiffness, as soon as the rotation reverses. The
-// source law caps M only and would keep the spring stretched (spec 4.5 item 3, tested).
+// source law ([KD] eqs. 26-27) caps M only and would keep the spring stretched (tested).
 //
 // Roundoff: a step whose cap is active recomposes phi from its scaled parts; the unloaded part
 // then picks up about one ulp of |phi| per slipping step, in the same direction while the same
@@ -49,12 +50,12 @@
 
 namespace ge {
 
-// One moment spring (spec 2.4): `kr <K>` or `beta <beta>`, then `eta <eta>` or `cap none`.
+// One moment spring: `kr <K>` or `beta <beta>`, then `eta <eta>` or `cap none`.
 struct YadeSpringParams {
   bool active = false;    // the keyword was given
   bool use_beta = false;  // K = beta R_i R_j K_s ([KD] eq. 9) instead of a given K
   double k = 0.0;         // K [moment/rad] (use_beta false) or beta [dimensionless]
-  bool capped = true;     // false = `cap none` (valid for small rotations only, spec 4.5 item 2)
+  bool capped = true;     // false = `cap none` (valid for small rotations only: 2 pi periodic)
   double eta = 0.0;       // cap coefficient: M_max = eta (R_i + R_j)/2 F_n^c [dimensionless]
 };
 
@@ -72,18 +73,18 @@ enum YadeMomentStateIndex : int {
   YADE_MOMENT_STATE_SIZE = 3
 };
 
-// Partner-copy factor of state entry k (spec 1.6, 2.4): phi is odd, every entry gets -1.
+// Partner-copy factor of state entry k: phi is odd, every entry gets -1.
 GE_INLINE constexpr double yade_moment_transfer_factor(int /*k*/) { return -1.0; }
 
 // One step of one contact.
 struct YadeMomentStep {
   Vec3 rot_i{0, 0, 0};     // omega_i dt: rotation vector of particle i over the step (global frame)
   Vec3 rot_j{0, 0, 0};     // omega_j dt (zero for a wall that does not rotate)
-  Vec3 normal{0, 0, 1};    // unit normal at the end of the step, from j to i (spec 1.1)
+  Vec3 normal{0, 0, 1};    // unit normal at the end of the step, from j to i
   double radius_i = 0.0;   // particle radii R_i, R_j (not lever arms: [KD] eqs. 9, 26); for a
-  double radius_j = 0.0;   //   wall the caller passes R_j = R_i (spec 2.4)
+  double radius_j = 0.0;   //   wall the caller passes R_j = R_i
   double ks = 0.0;         // K_s, the tangential model's linear stiffness this step (beta only)
-  double fn = 0.0;         // F_n^c (spec 1.3); a negative value is read as 0
+  double fn = 0.0;         // F_n^c; a negative value is read as 0
   bool update = true;      // LAMMPS's history_update: false = compute M, leave phi unchanged
 };
 
@@ -93,7 +94,7 @@ struct YadeMomentResult {
   Vec3 moment_tw{0, 0, 0};  // twisting part K_tw theta_tw n (after the cap; combined: (M.n) n)
   Vec3 torque_i{0, 0, 0};   // -M
   Vec3 torque_j{0, 0, 0};   // +M
-  double energy = 0.0;      // elastic energy of the springs after the cap (spec 4.3):
+  double energy = 0.0;      // elastic energy of the springs after the cap:
                             //   K_b |phi_b|^2/2 + K_tw theta_tw^2/2 (combined: K |phi|^2/2)
   bool rolling_sliding = false;   // the bending cap (combined: the single cap) is active
   bool twisting_sliding = false;  // the twisting cap is active (combined: same as rolling)
@@ -117,10 +118,10 @@ GE_INLINE Quat mul(const Quat &a, const Quat &b)
 
 GE_INLINE Quat conj(const Quat &a) { return {a.w, -a.v}; }
 
-// exp of a rotation vector theta: (cos(t/2), sin(t/2)/t theta), t = |theta| (spec 4.2 step 1).
-// Below t = 0.1 (every DEM step, and every capped phi) cos(h) and sin(h)/h, h = t/2, come from
-// their Taylor series through h^8 (first omitted terms < 3e-20), with no trigonometric call and
-// no division by a small t; the library functions otherwise.
+// exp of a rotation vector theta: (cos(t/2), sin(t/2)/t theta), t = |theta| (notes: Yade moments,
+// step 1). Below t = 0.1 (every DEM step, and every capped phi) cos(h) and sin(h)/h, h = t/2, come
+// from their Taylor series through h^8 (first omitted terms < 3e-20), with no trigonometric call
+// and no division by a small t; the library functions otherwise.
 GE_INLINE Quat exp_map(const Vec3 &theta)
 {
   const double t2 = dot(theta, theta);
@@ -139,11 +140,11 @@ GE_INLINE Quat exp_map(const Vec3 &theta)
   return {c, s_over_t * theta};
 }
 
-// log of a quaternion as a rotation vector (spec 4.2 steps 4-5): q == -q picks w >= 0, i.e. the
-// angle in [0, pi]; the angle 2 atan2(|v|, w) is exact for small angles, where 2 acos(w) loses
-// all precision (spec 3.4: 4e-5 relative error at 1e-6 rad, 0 at 1e-9 rad). The map is
-// homogeneous of degree 0 in q (angle times the unit axis v/|v|), so q need not be normalised:
-// the spec's normalisation (4.2 step 3) would change nothing but roundoff.
+// log of a quaternion as a rotation vector (notes: Yade moments, steps 4-5): q == -q picks w >= 0,
+// i.e. the angle in [0, pi]; the angle 2 atan2(|v|, w) is exact for small angles, where 2 acos(w)
+// loses all precision (4e-5 relative error at 1e-6 rad, 0 at 1e-9 rad). The map is homogeneous of
+// degree 0 in q (angle times the unit axis v/|v|), so q need not be normalised: a normalisation in
+// step 3 would change nothing but roundoff.
 GE_INLINE Vec3 log_map(const Quat &q)
 {
   const double sgn = q.w < 0.0 ? -1.0 : 1.0;
@@ -155,7 +156,7 @@ GE_INLINE Vec3 log_map(const Quat &q)
 
 }    // namespace yade_detail
 
-// The exact update of the stored relative rotation (spec 4.2):
+// The exact update of the stored relative rotation:
 //   phi <- log( exp(rot_i) (x) exp(phi) (x) conj(exp(rot_j)) ).
 // To first order phi + rot_i - rot_j. Zero increments leave phi bit for bit.
 GE_INLINE Vec3 yade_compose(const Vec3 &phi, const Vec3 &rot_i, const Vec3 &rot_j)
@@ -169,20 +170,20 @@ GE_INLINE Vec3 yade_compose(const Vec3 &phi, const Vec3 &rot_i, const Vec3 &rot_
   return log_map(q);
 }
 
-// Stiffness of one spring (spec 2.4): K, or beta R_i R_j K_s ([KD] eq. 9).
+// Stiffness of one spring: K, or beta R_i R_j K_s ([KD] eq. 9).
 GE_INLINE double yade_stiffness(const YadeSpringParams &p, double Ri, double Rj, double ks)
 {
   return p.use_beta ? p.k * Ri * Rj * ks : p.k;
 }
 
-// Cap of one spring (spec 2.4, [KD] eq. 26): eta R_m F_n^c, R_m = (R_i + R_j)/2; a negative F_n
-// is read as 0 (spec 1.3). Not used when the spring is `cap none`.
+// Cap of one spring ([KD] eq. 26): eta R_m F_n^c, R_m = (R_i + R_j)/2; a negative F_n
+// is read as 0. Not used when the spring is `cap none`.
 GE_INLINE double yade_cap(const YadeSpringParams &p, double Ri, double Rj, double fn)
 {
   return p.eta * 0.5 * (Ri + Rj) * (fn > 0.0 ? fn : 0.0);
 }
 
-// Return mapping of one isotropic linear rotational spring (spec 4.4): if K |phi| > M_max, phi
+// Return mapping of one isotropic linear rotational spring: if K |phi| > M_max, phi
 // is scaled onto the cap, keeping its direction (the relative rotation is replaced by one about
 // the same axis with the elastic-limit angle). Sets *sliding.
 GE_INLINE Vec3 yade_return_map(const Vec3 &phi, double K, bool capped, double m_max, bool *sliding)
@@ -196,20 +197,21 @@ GE_INLINE Vec3 yade_return_map(const Vec3 &phi, double K, bool capped, double m_
 }
 
 // Bending/twisting split about the unit normal n ([ours], in place of the rotation-vector split
-// phi_tw = (phi.n) n of spec 4.3). Every unit quaternion with w >= 0 is uniquely
+// phi_tw = (phi.n) n). Every unit quaternion with w >= 0 is uniquely
 //   Delta Q = tau (x) S (x) tau,   tau = exp(theta_tw/2 n) (half the twist on each side),
 //   S = (w_s, u) a swing (u orthogonal to n),
 // and tau S tau = (w_s cos a, u + w_s sin a n), a = theta_tw/2, so with Delta Q = (w, v):
 //   u = v - (v.n) n,  w_s = sqrt(w^2 + (v.n)^2),  theta_tw = 2 atan2(v.n, w),  phi_b = log S.
-// Why not the spec's split: a spin of either particle about n then turns the swing about n by
-// half the spin and leaves its angle EXACTLY unchanged (tau_psi tau S tau = tau' S' tau' with
-// S' = S conjugated by tau_{psi/2}). With phi_b = phi - (phi.n) n the step's twist increment
-// leaks into the bending part at second order; when the twist is then dropped (`rolling` alone)
-// or held at its cap (twisting slip), the stored bending spring grows by about
+// Why this split rather than the rotation-vector one: a spin of either particle about n then turns
+// the swing about n by half the spin and leaves its angle EXACTLY unchanged (tau_psi tau S tau =
+// tau' S' tau' with S' = S conjugated by tau_{psi/2}). With phi_b = phi - (phi.n) n the step's
+// twist increment leaks into the bending part at second order; when the twist is then dropped
+// (`rolling` alone) or held at its cap (twisting slip), the stored bending spring grows by about
 // (spin angle) x (spin per step)/24 without any bending, i.e. bending energy is created (tested:
-// 4.1e-4 relative per revolution at 1.6e-3 rad per step). The split is swap-symmetric (Delta Q^-1
-// = tau^-1 S^-1 tau^-1 about -n) and objective; for small angles it equals the spec's to third
-// order, and for pure bending or pure twist (all of the spec 3.4 checks) exactly.
+// 4.1e-4 relative per revolution at 1.6e-3 rad per step). The split is swap-symmetric (Delta Q^-1 =
+// tau^-1 S^-1 tau^-1 about -n) and objective; for small angles it equals the rotation-vector split
+// to third order, and for pure bending or pure twist (all of the checks of notes: Catalogue checks)
+// exactly.
 struct YadeSplit {
   Vec3 phi_b;        // bending (swing) rotation vector, orthogonal to n
   double theta_tw;   // twist angle about n, in [-pi, pi]
@@ -236,20 +238,20 @@ GE_INLINE Vec3 yade_unsplit(const YadeSplit &sp, const Vec3 &n)
   return log_map({S.w * std::cos(a), S.v + (S.w * std::sin(a)) * n});
 }
 
-// One step of the moment law (spec 4.2-4.4). state: YADE_MOMENT_STATE_SIZE doubles (phi),
+// One step of the moment law (notes: Yade moments). state: YADE_MOMENT_STATE_SIZE doubles (phi),
 // updated in place when s.update. The parameters are assumed valid (yade_moment_params_error).
 GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, double *state,
                            YadeMomentResult &r)
 {
   r = YadeMomentResult();
   const Vec3 phi0 = vec3(state + YM_PHI);
-  // 1. exact incremental update of the relative rotation (spec 4.2). With update off (LAMMPS's
+  // 1. exact incremental update of the relative rotation. With update off (LAMMPS's
   //    setup force call) the moment is that of the stored phi.
   const Vec3 phi = s.update ? yade_compose(phi0, s.rot_i, s.rot_j) : phi0;
   const Vec3 &n = s.normal;
   Vec3 phi_new;
   if (p.combined) {
-    // 2'. source-exact mode (spec 2.4, 4.4): one stiffness, one cap on |M| = K_r |phi|
+    // 2'. source-exact mode ([KD]): one stiffness, one cap on |M| = K_r |phi|
     const double K = yade_stiffness(p.rolling, s.radius_i, s.radius_j, s.ks);
     bool slip = false;
     phi_new = yade_return_map(phi, K, p.rolling.capped,
@@ -263,8 +265,8 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
   } else {
     // 2. bending/twisting split about the current normal: the symmetric swing-twist split
     //    Delta Q = tau (x) S (x) tau (see yade_split; [ours], replaces the rotation-vector split
-    //    of spec 4.3, with which it agrees to third order in the angles). A part whose keyword is
-    //    absent is dropped every step (spec 4.4): it is free and not remembered, so it cannot
+    //    phi_tw = (phi.n) n, with which it agrees to third order in the angles). A part whose
+    //    keyword is absent is dropped every step: it is free and not remembered, so it cannot
     //    grow past pi and corrupt the other part.
     YadeSplit sp = yade_split(phi, n);
     double Kb = 0.0, Ktw = 0.0;
@@ -284,7 +286,7 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
       Ktw = yade_stiffness(p.twisting, s.radius_i, s.radius_j, s.ks);
       const double mt = Ktw * std::fabs(sp.theta_tw);
       const double cap = yade_cap(p.twisting, s.radius_i, s.radius_j, s.fn);
-      if (p.twisting.capped && mt > cap) {    // return mapping of the twist angle (spec 4.4)
+      if (p.twisting.capped && mt > cap) {    // return mapping of the twist angle
         r.twisting_sliding = true;
         sp.theta_tw *= cap / mt;
         changed = true;
@@ -293,7 +295,7 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
       sp.theta_tw = 0.0;
       changed = true;
     }
-    // 3. the stored relative rotation is the capped one (spec 4.4) and the moment is computed
+    // 3. the stored relative rotation is the capped one and the moment is computed
     //    from it. Unchanged parts keep phi bit for bit (no recomposition roundoff).
     phi_new = changed ? yade_unsplit(sp, n) : phi;
     r.moment_b = Kb * sp.phi_b;
@@ -307,8 +309,8 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
 }
 
 // ---------------------------------------------------------------------------------------------
-// Parameter checks (spec 1.5, 2.4): nullptr if valid, else a message naming the argument and
-// its valid range. Every number must be finite.
+// Parameter checks (notes: Catalogue conventions): nullptr if valid, else a message naming the
+// argument and its valid range. Every number must be finite.
 inline const char *yade_spring_params_error(const YadeSpringParams &p, bool twisting)
 {
   if (!p.active) return nullptr;
@@ -338,7 +340,7 @@ inline const char *yade_moment_params_error(const YadeMomentParams &p)
   return yade_spring_params_error(p.twisting, true);
 }
 
-// `beta` needs a linear tangential stiffness K_s (spec 2.4): kt of T4/T5, kt0 of T10, K_t(delta)
+// `beta` needs a linear tangential stiffness K_s ([KD] eq. 9): kt of T4/T5, kt0 of T10, K_t(delta)
 // of T6/T9 (the caller evaluates it each step). T1-T3, T7 and T8 have none: give `kr` instead.
 inline const char *yade_moment_tangential_error(const YadeMomentParams &p, TangentialModel t)
 {

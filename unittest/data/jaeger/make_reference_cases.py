@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Expected results of the Jaeger kernel on random 2-D movement sequences, computed by the
-pure-Python oracle of the specification (design/jaeger_reference.py).
+"""Expected results of the Jaeger kernel on random 2-D movement sequences, computed by an
+independent pure-Python implementation of the procedure (the oracle jaeger_reference.py, which is
+not part of this repository; see doc/design_notes.md, "Jaeger checks").
 
 Usage (from the repository root):
     python3 unittest/data/jaeger/make_reference_cases.py [path/to/jaeger_reference.py]
-default oracle: ../shared/design/jaeger_reference.py (relative to the repository root).
+default oracle path: ../shared/design/jaeger_reference.py relative to the repository root (a
+folder outside the repository).
 Writes unittest/data/jaeger/reference_cases.txt next to this script.
 
 The inputs are not stored: both this script and unittest/test_kernel_jaeger.cpp draw them from
@@ -37,9 +39,10 @@ Exactly pure normal steps are left to the dedicated tests: on a theta* = 0 segme
 unloading has a double root, where the oracle's discriminant B^2 + A c cancels to round-off and
 its root then carries an error ~1e-8 (see jaeger.hpp, backoff()).
 
-Capacity: the oracle's _merge_cheapest halves the cost of elastic pairs, which section 4.3 of the
-specification rejects ("use the plain cost"), and it has no lossless merge. The subclass below
-applies the 4.3 rule as written: lossless merges of identical top slopes, then the plain cost.
+Capacity: the oracle's _merge_cheapest halves the cost of elastic pairs, which the kernel's rule
+does not (doc/design_notes.md, "Jaeger merging": the plain cost), and it has no lossless merge. The
+subclass below applies the kernel's rule: lossless merges of identical top slopes, then the plain
+cost.
 """
 import math
 import os

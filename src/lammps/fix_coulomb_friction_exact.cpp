@@ -1,6 +1,7 @@
 /* ----------------------------------------------------------------------
    GRANULAR-EXACT: the friction solver of `tangential coulomb` (the law itself is in
-   src/contact/coulomb_constraint.hpp; the specification is design/coulomb_constraint.md)
+   src/contact/coulomb_constraint.hpp; the project's reading of the paper is in
+   doc/design_notes.md, "Coulomb projection", cited as "notes: <section>")
 ------------------------------------------------------------------------- */
 
 #include "fix_coulomb_friction_exact.h"
@@ -29,8 +30,8 @@ using ge::Vec3;
 
 namespace {
 constexpr int NVECTOR = 8;
-// moment of inertia of a solid sphere, as fix nve/sphere integrates it (spec 2.5: "use exactly
-// the same I as the integrator does")
+// moment of inertia of a solid sphere, as fix nve/sphere integrates it: the tangential reduced
+// mass (Sakamaki et al. 3D eq. 24) must use the I the integrator moves the spheres with
 constexpr double SPHERE_INERTIA = 0.4;
 }    // namespace
 
@@ -87,7 +88,7 @@ int FixCoulombFrictionExact::setmask()
 }
 
 /* ----------------------------------------------------------------------
-   which atoms move under forces (spec 3.1): those of a time-integration fix, less fix freeze
+   which atoms move under forces: those of a time-integration fix, less fix freeze
    and prescribed motion; rotation only where a sphere integrator (nve/sphere, nvt/sphere, ...)
    integrates it
 ------------------------------------------------------------------------- */
@@ -219,7 +220,7 @@ FixCoulombFrictionExact::Contact &FixCoulombFrictionExact::next_contact()
    this step's contacts, gathered by the pair's force loop (newton on: each contact once) and
    then here the walls'. Run setup's forces drive only the first half-kick, over dt/2; a
    step's, the coming half-kick and the next step's first: the target is zero relative
-   tangential velocity after them, at t + dt/2 (spec 3.1).
+   tangential velocity after them, at t + dt/2 (notes: Coulomb projection).
 ------------------------------------------------------------------------- */
 
 void FixCoulombFrictionExact::begin_contacts()
@@ -417,7 +418,8 @@ void FixCoulombFrictionExact::exchange_totals()
 }
 
 /* ----------------------------------------------------------------------
-   projected Gauss-Seidel (spec 3.4): Gauss-Seidel within a process, Jacobi across processes;
+   projected Gauss-Seidel (notes: Coulomb sweeps): Gauss-Seidel within a process, Jacobi across
+   processes;
    returns the largest force change of the last sweep relative to mu F_n (all processes)
 ------------------------------------------------------------------------- */
 
@@ -525,10 +527,11 @@ double FixCoulombFrictionExact::step_together(Contact &a, Contact &b)
 #endif
 }
 
-// One projected Gauss-Seidel sweep over this process's contacts (spec 3.4); a contact whose
-// atoms other processes (or periodic images) also act on takes its share of the change: damped
-// Jacobi between them, Gauss-Seidel within. Contact k is taken together with contact k + half
-// (where the two share an atom, one after the other), so the order is k, k + half, k + 1, ...
+// One projected Gauss-Seidel sweep over this process's contacts (notes: Coulomb sweeps); a
+// contact whose atoms other processes (or periodic images) also act on takes its share of the
+// change: damped Jacobi between them, Gauss-Seidel within. Contact k is taken together with
+// contact k + half (where the two share an atom, one after the other), so the order is k,
+// k + half, k + 1, ...
 // Returns the largest change relative to mu F_n.
 double FixCoulombFrictionExact::sweep()
 {

@@ -1,11 +1,12 @@
 /* -*- c++ -*- ----------------------------------------------------------
    GRANULAR-EXACT: the friction of `tangential coulomb` (exact Coulomb friction as a
-   constraint, design/coulomb_constraint.md). Internal: created and kept last in the fix list
-   by pair granular/exact, whose per-contact history holds every contact's friction state.
+   constraint; doc/design_notes.md, "Coulomb projection", cited as "notes: <section>").
+   Internal: created and kept last in the fix list by pair granular/exact, whose per-contact
+   history holds every contact's friction state.
 
    In post_force (all other forces known; v, omega at the half step) it solves the friction
    of every coulomb contact (those of sphere pairs gathered by the pair's force loop, those
-   of walls here) by projected Gauss-Seidel sweeps (spec 3.4), with per-atom totals
+   of walls here) by projected Gauss-Seidel sweeps (notes: Coulomb sweeps), with per-atom totals
    of force and torque forwarded to ghosts and ghost increments reversed in every sweep.
 ------------------------------------------------------------------------- */
 
@@ -76,7 +77,8 @@ class FixCoulombFrictionExact : public Fix {
   int ncontacts;
   bool begun;             // the pair has begun this step's contacts (begin_contacts)
   bool setup_step;        // they are run setup's: solved for the first half-kick
-  double tau;             // the time over which they are brought to rest (spec 3.1)
+  double tau;             // the time over which they are brought to rest (the step; half of
+                          // it at run setup)
   struct ContactRange {
     Contact *first, *last;
     Contact *begin() const { return first; }

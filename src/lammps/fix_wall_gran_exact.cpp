@@ -152,8 +152,9 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
 }
 
 /* ----------------------------------------------------------------------
-   the wall's material: a Hertz law needs it (catalogue.md 1.2: a rigid wall gives
-   Ebar = E/(1-nu^2), Gbar = G/(2-nu); a deformable one mixes like a second sphere).
+   the wall's material: a Hertz law needs it (doc/design_notes.md, "Catalogue conventions": a
+   rigid wall gives Ebar = E/(1-nu^2), Gbar = G/(2-nu); a deformable one mixes like a second
+   sphere).
    LAMMPS' wall/gran takes the particle's material for the wall, half the rigid Ebar.
 ------------------------------------------------------------------------- */
 
@@ -423,7 +424,8 @@ FixWallGranExact::Touch FixWallGranExact::touch(int i, double shift) const
 }
 
 // the effective radius of atom i's wall contact: the pair's R_bar with R_j = R_w, the wall's
-// radius of curvature (catalogue.md 1.2); a flat wall (R_w = 0 in a Touch) is R_w -> infinity
+// radius of curvature (doc/design_notes.md, "Catalogue conventions"); a flat wall (R_w = 0 in a
+// Touch) is R_w -> infinity
 double FixWallGranExact::effective_radius(int i, const Touch &t) const
 {
   return ge::effective_radius(atom->radius[i],

@@ -1,7 +1,7 @@
 /* -*- c++ -*- ----------------------------------------------------------
    GRANULAR-EXACT: fix wall/gran/exact, frictional walls with the contact laws of pair
    granular/exact (a wall is a sphere with m -> infinity and R -> infinity, or a curved region
-   face's radius of curvature; catalogue.md 1.2 "Walls").
+   face's radius of curvature; doc/design_notes.md, "Catalogue conventions").
 
    fix ID group wall/gran/exact <law words of pair_coeff> <wallstyle> <args> [wall rigid|E nu]
      wallstyle = xplane|yplane|zplane lo hi (NULL: no wall there) | zcylinder R (inside) |

@@ -3,7 +3,7 @@
    wall (the class is in fix_wall_gran_exact.h).
 
    The wall is a half-space of the sphere's own material (the Cattaneo-Mindlin solution holds
-   for elastically identical bodies, jaeger.md section 1): the pair kernel with the wall as
+   for elastically identical bodies, Kuhn 2011): the pair kernel with the wall as
    partner q, R_q -> infinity (or a region face's radius of curvature). The averaged radius
    R = 2 R_p R_q/(R_p + R_q) -> 2 R_i on a flat wall, and both
    bodies still take half of the overlap (identical compliance), so delta = overlap/2 and

@@ -920,7 +920,7 @@ void PairGranularExact::check_coulomb_setup() const
 }
 
 /* ----------------------------------------------------------------------
-   The friction of `tangential coulomb` must see every other force (spec 3.1), so its fix
+   The friction of `tangential coulomb` must see every other force, so its fix
    must run post_force last. Fixes run post_force in the order they were defined; a fix the
    user defines later is therefore handled by defining the friction fix anew at the end of the
    list. It holds no per-contact data (that is in the pair's history); its total dissipation is

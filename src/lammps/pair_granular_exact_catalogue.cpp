@@ -1,6 +1,7 @@
 /* ----------------------------------------------------------------------
    GRANULAR-EXACT: pair style granular/exact, the catalogue laws
-   (catalogue.md: normal hooke|hertz|hls, its damping models, tangential models T1-T10)
+   (normal hooke|hertz|hls, their damping models, tangential models T1-T10; conventions in
+   doc/design_notes.md, "Catalogue conventions", cited as "notes: <section>")
    (the class is in pair_granular_exact.h; compute, init and I/O in pair_granular_exact.cpp)
 
    The law itself is ge::catalogue_step (contact/catalogue_law.hpp, shared with the wall fix);
@@ -46,7 +47,7 @@ void PairGranularExact::flip_state(const Law &lw, double *h)
 }
 
 // effective mass of the two bodies; a frozen particle (fix freeze) counts as immovable
-// (catalogue.md 1.2)
+// (notes: Catalogue conventions)
 double PairGranularExact::catalogue_mass(int i, int j) const
 {
   const int *mask = atom->mask;
@@ -56,7 +57,7 @@ double PairGranularExact::catalogue_mass(int i, int j) const
 }
 
 /* ----------------------------------------------------------------------
-   the step of a catalogue contact as ge::catalogue_step sees it: lever arms of catalogue.md
+   the step of a catalogue contact as ge::catalogue_step sees it: lever arms and
    1.1, effective radius and mass of 1.2. Without `advance` (run setup, single()) nothing stored
    changes and the step has no movement.
 ------------------------------------------------------------------------- */

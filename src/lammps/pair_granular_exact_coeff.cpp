@@ -405,7 +405,7 @@ void PairGranularExact::parse_tangential(CoeffReader &in, Law &lw)
 }
 
 /* ----------------------------------------------------------------------
-   the tangential models of the catalogue (catalogue.md 2.3)
+   the tangential models of the catalogue (Rangel's notes, section 4)
 ------------------------------------------------------------------------- */
 
 void PairGranularExact::parse_catalogue_tangential(CoeffReader &in, Law &lw,
@@ -499,7 +499,8 @@ void PairGranularExact::parse_catalogue_tangential(CoeffReader &in, Law &lw,
   }
 }
 
-// `tangential coulomb <mu>` options: the solver of spec 3.5 (defaults there, "recommended")
+// `tangential coulomb <mu>` options: the solver's settings (doc/design_notes.md, "Coulomb
+// sweeps")
 void PairGranularExact::parse_coulomb_options(CoeffReader &in, Law &lw)
 {
   ge::CoulombSolverSettings &c = lw.coulomb;
@@ -559,7 +560,8 @@ void PairGranularExact::check_catalogue_law(CoeffReader &in, Law &lw)
             "which is not given");
 }
 
-// `rolling|twisting yade kr <K> | beta <beta>  eta <eta> | cap none  [combined]` (catalogue.md 2.4)
+// `rolling|twisting yade kr <K> | beta <beta>  eta <eta> | cap none  [combined]`
+// (doc/design_notes.md, "Yade moments")
 void PairGranularExact::parse_yade_spring(CoeffReader &in, Law &lw, bool rolling)
 {
   const char *name = rolling ? "rolling" : "twisting";
@@ -673,10 +675,11 @@ bool same_catalogue_settings(const PairGranularExact::Law &a, const PairGranular
 }    // namespace
 
 /* ----------------------------------------------------------------------
-   mixing of catalogue laws by the physical rules of catalogue.md 1.2: the Hertz materials
-   combine into the two-material form (Ebar, Gbar, mean nu), mu = min(mu_I, mu_J), bshp
-   A = (A_I + A_J)/2. Every other coefficient has no physical mixing rule, so it must agree
-   (no geometric means, unlike LAMMPS); otherwise the type pair needs its own pair_coeff.
+   mixing of catalogue laws by the physical rules of doc/design_notes.md, "Catalogue
+   conventions": the Hertz materials combine into the two-material form (Ebar, Gbar, mean nu),
+   mu = min(mu_I, mu_J), bshp A = (A_I + A_J)/2. Every other coefficient has no physical mixing
+   rule, so it must agree (no geometric means, unlike LAMMPS); otherwise the type pair needs its
+   own pair_coeff.
 ------------------------------------------------------------------------- */
 
 PairGranularExact::Law PairGranularExact::mix_catalogue(const Law &a, const Law &b) const

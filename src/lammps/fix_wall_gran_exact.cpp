@@ -621,7 +621,9 @@ FixWallGranExact::Touch FixWallGranExact::region_touch(int i, int ic) const
                       "{} whose radius of curvature {} is not larger than the sphere's (the "
                       "contact has no effective radius); make the region wider",
                radius, region_id, -c.radius);
-  return Touch{true, (1.0 / c.r) * Vec3{c.delx, c.dely, c.delz}, radius - c.r, c.radius};
+  // (each component divided, not multiplied by 1/r: a face along an axis then has the unit
+  // normal exactly, as a plane has, instead of one whose component is 1 - 1 ulp)
+  return Touch{true, Vec3{c.delx / c.r, c.dely / c.r, c.delz / c.r}, radius - c.r, c.radius};
 }
 
 // the velocity and spin of the region's material point at face ic of atom i

@@ -34,8 +34,14 @@ struct Geometry {
 GE_INLINE double overlap_factor(int k) { return (k % 6) < 3 ? 1.0 : 1.05; }
 GE_INLINE double direction(int k) { return (k % 8) < 4 ? 1.0 : -1.0; }
 
-enum Family : int { F_CLASSIC, F_REFINED, F_CATALOGUE_YADE, F_JAEGER16, FAMILIES };
-const char *kNames[FAMILIES] = {"classic", "refined", "hertz+tsuji+dd+yade", "jaeger capacity 16"};
+// the laws called directly, then through the one kernel entry ge::contact_step (which takes the
+// bodies' velocities and spins, as a pair style's functor would)
+enum Family : int { F_CLASSIC, F_REFINED, F_CATALOGUE_YADE, F_JAEGER16, F_ENTRY_REFINED,
+                    F_ENTRY_CATALOGUE_YADE, F_ENTRY_JAEGER16, FAMILIES };
+const char *kNames[FAMILIES] = {"classic",          "refined",
+                                "hertz+tsuji+dd+yade", "jaeger capacity 16",
+                                "contact_step refined", "contact_step dd+yade",
+                                "contact_step jaeger16"};
 constexpr int kCapacity = 16, kRoom = kCapacity + 1;
 constexpr int kLinearState = ge::LINEAR_HISTORY_SIZE, kCatalogueState = ge::CATALOGUE_STATE_SIZE;
 
@@ -110,6 +116,37 @@ GE_INLINE void step_contact(const Data &d, int c, int k)
     ge::catalogue_step(law, s, h, r);
     StateAccess<kCatalogueState, L>::save(d, c, h);
     write_force(d, c, r.fn, g.normal, r.ft);
+    slid = r.sliding;
+  } else if constexpr (family >= F_ENTRY_REFINED) {
+    ge::ContactLaw law;
+    if constexpr (family == F_ENTRY_REFINED) law = linear_contact_law(true);
+    else if constexpr (family == F_ENTRY_CATALOGUE_YADE)
+      law = catalogue_contact_law(CAT_HERTZ_DD_YADE);
+    else {
+      law = jaeger_contact_law();
+      law.jaeger = ge::jaeger_material(7e10, 0.25, 0.4, 0.0, kCapacity);
+    }
+    constexpr int S = family == F_ENTRY_JAEGER16 ? ge::JAEGER_FIXED_SIZE : kCatalogueState;
+    double h[S];
+    StateAccess<S, L>::load(d, c, h);
+    ge::ContactBodies b;
+    b.normal = g.normal;
+    b.overlap = overlap;
+    b.v_i = (-0.5 / kDt) * (du + approach * g.normal);
+    b.v_j = -1.0 * b.v_i;
+    b.omega_i = (1.0 / kDt) * g.rot_i;
+    b.omega_j = (1.0 / kDt) * g.rot_j;
+    b.r_i = b.r_j = kRadius - 0.5 * overlap;
+    b.radius_i = b.radius_j = kRadius;
+    b.rbar = 0.5 * kRadius;
+    b.mbar = 2e-6;
+    b.dt = kDt;
+    ge::JaegerHistory hist{d.vertex + (size_t) c * kRoom, d.count[c], kRoom};
+    ge::ContactResult r;
+    ge::contact_step(law, b, h, &hist, r);
+    if constexpr (family == F_ENTRY_JAEGER16) d.count[c] = hist.count;
+    StateAccess<S, L>::save(d, c, h);
+    write_force(d, c, 0.0, g.normal, r.force_i);
     slid = r.sliding;
   } else {
     const ge::JaegerMaterial m = ge::jaeger_material(7e10, 0.25, 0.4, 0.0, kCapacity);
@@ -279,5 +316,8 @@ int main(int argc, char **argv)
   measure<F_REFINED>(dd, warm, steps, host_n, host_steps);
   measure<F_CATALOGUE_YADE>(dd, warm, steps, host_n, host_steps);
   measure<F_JAEGER16>(dd, warm, steps, host_n, host_steps);
+  measure<F_ENTRY_REFINED>(dd, warm, steps, host_n, host_steps);
+  measure<F_ENTRY_CATALOGUE_YADE>(dd, warm, steps, host_n, host_steps);
+  measure<F_ENTRY_JAEGER16>(dd, warm, steps, host_n, host_steps);
   return 0;
 }

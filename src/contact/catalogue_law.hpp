@@ -5,13 +5,15 @@
 // (yade_moments.hpp). Shared by the pair style and the wall fix, so that a sphere-wall contact
 // is exactly the sphere-sphere law with R_j, m_j -> infinity.
 //
-// State of a contact, CATALOGUE_STATE_SIZE doubles, all zero for a fresh contact:
-//   [0, 6)  the tangential model's state           (odd entries per tangential_transfer_factor)
-//   [6]     the hls maximum overlap                 (even)
-//   [7]     1 if the last step slid, else 0         (even; what per-contact output reports:
+// State of a contact, CATALOGUE_STATE_SIZE doubles, all zero for a fresh contact, kept as seen
+// from body i (the glue passes the atom with the lower tag as i, and copies the state to the
+// partner verbatim):
+//   [0, 6)  the tangential model's state
+//   [6]     the hls maximum overlap
+//   [7]     1 if the last step slid, else 0         (what per-contact output reports:
 //           re-evaluating the cap without the step's movement would decide a contact sitting
 //           exactly at the limit by roundoff)
-//   [8, 11) the Yade relative rotation              (odd)
+//   [8, 11) the Yade relative rotation
 //
 // Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
 #pragma once
@@ -225,15 +227,6 @@ GE_INLINE bool catalogue_press(const CatalogueLaw &law, const CatalogueStep &s, 
   CatalogueResult r;
   catalogue_step(law, pressed, state, r);
   return true;
-}
-
-// State entry k changes sign when the pair is seen from the other particle.
-GE_INLINE bool catalogue_state_is_odd(const CatalogueLaw &law, int k)
-{
-  if (k >= CS_YADE && k < CS_YADE + YADE_MOMENT_STATE_SIZE)
-    return yade_moment_transfer_factor(k - CS_YADE) < 0.0;
-  return k < tangential_state_size(law.tangential.model) &&
-      tangential_transfer_factor(law.tangential.model, k) < 0.0;
 }
 
 }    // namespace ge

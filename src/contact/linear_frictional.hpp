@@ -71,8 +71,9 @@ GE_INLINE LinearParams refined_params(double kn, double kt, double mu)
   return p;
 }
 
-// Per-contact history (doubles). Entries 0-5 are vectors along the i->j geometry and change sign
-// when the pair is seen from the other atom; the rest are scalars of the contact itself.
+// Per-contact history (doubles), as seen from body i: entries 0-5 are vectors of the i-j
+// geometry (they would change sign seen from j), the rest scalars of the contact itself. The
+// glue passes the atom with the lower tag as i and copies the history to the partner verbatim.
 enum HistoryIndex : int {
   H_FT = 0,          // tangential spring force on i at the end of the last step (3)
   H_NORMAL = 3,      // unit normal at the end of the last step (3); zero = not yet set
@@ -83,7 +84,6 @@ enum HistoryIndex : int {
   H_SLIP = 10,       // 1 if sliding at the end of the last step
   LINEAR_HISTORY_SIZE = 11
 };
-constexpr int LINEAR_HISTORY_VECTOR_ENTRIES = 6;    // entries [0,6) are odd under i <-> j
 
 // The movement of one time step, as seen by the contact.
 struct LinearStep {

@@ -236,13 +236,15 @@ void FixCoulombFrictionExact::begin_contacts()
 }
 
 void FixCoulombFrictionExact::add_sphere_contact(int i, int j, const Vec3 &normal,
-                                                 double distance, double *state, double cap)
+                                                 double distance, double *state, double cap,
+                                                 bool i_is_p)
 {
   Contact &k = next_contact();
   k.i = i;
   k.j = totals_index(j);
   k.j_atom = j;
   k.state = state;
+  k.state_sign = i_is_p ? 1.0 : -1.0;
   if (moves_under_forces(i) || moves_under_forces(j))
     ge::set_coulomb_sphere_contact(k.c, body(i), body(j), normal, distance, cap, tau,
                                    settings.kinematics);
@@ -277,7 +279,7 @@ bool FixCoulombFrictionExact::start_contact(Contact &k)
   k.coupling = ge::coulomb_coupling(k.c, inv_mass[k.i], inv_inertia[k.i],
                                     wall ? 0.0 : inv_mass[k.j], wall ? 0.0 : inv_inertia[k.j],
                                     force->ftm2v);
-  const Vec3 stored = ge::vec3(state + ge::TS_CF_FORCE);
+  const Vec3 stored = k.state_sign * ge::vec3(state + ge::TS_CF_FORCE);
   if (settings.warm) k.force = ge::coulomb_warm_start(stored, k.c.normal, k.c.cap);
   else k.force = Vec3{0, 0, 0};
   return true;
@@ -312,6 +314,7 @@ void FixCoulombFrictionExact::gather_wall_contacts()
       k.i = i;
       k.j = -1 - w;    // a wall: which of them
       k.state = wall->history[i] + ge::CS_TANGENTIAL;
+      k.state_sign = 1.0;    // a wall contact's state is the sphere's
       const auto start = wall->point_motion(t, from), end = wall->point_motion(t, to);
       ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap,
                                           wall->normal_rate(i, t), start.velocity,
@@ -350,6 +353,7 @@ void FixCoulombFrictionExact::gather_region_wall_contacts(int w)
       k.i = i;
       k.j = -1 - w;
       k.state = wall->history[i] + slot * ge::LINEAR_HISTORY_SIZE + ge::CS_TANGENTIAL;
+      k.state_sign = 1.0;
       const Vec3 v_wall = wall->region_point_motion(i, ic, moving).velocity;
       ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap, zero, v_wall, zero,
                                           mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
@@ -582,7 +586,7 @@ void FixCoulombFrictionExact::finish(int vflag)
   // (its dissipated work does not: that of the friction is this fix's scalar)
   const bool pair_tallies = pair->eflag_global != 0;
   for (const Contact &k : solved()) {
-    ge::store(k.force, k.state + ge::TS_CF_FORCE);
+    ge::store(k.state_sign * k.force, k.state + ge::TS_CF_FORCE);
     k.state[ge::TS_CF_SLIDING] = k.stick ? 0.0 : 1.0;
     k.state[ge::TS_CF_SOLVED] = 1.0;
     k.state[ge::CS_SLIDING - ge::CS_TANGENTIAL] = k.stick ? 0.0 : 1.0;

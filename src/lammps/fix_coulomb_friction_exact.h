@@ -48,10 +48,11 @@ class FixCoulombFrictionExact : public Fix {
   // Gathering the contacts of sphere pairs is done in the pair's force loop, where each touching
   // contact's geometry is at hand (positions and velocities do not change before post_force):
   // the pair starts a step's contacts, then adds every touching coulomb contact of two spheres
-  // (n from j to i, the distance of the centres, its friction state, mu F_n).
+  // (n from j to i, the distance of the centres, its friction state, mu F_n; the state holds
+  // the friction force on the atom with the lower tag: on i if i_is_p, else on j).
   void begin_contacts();
   void add_sphere_contact(int i, int j, const ge::Vec3 &normal, double distance, double *state,
-                          double cap);
+                          double cap, bool i_is_p);
 
   class PairGranularExact *pair;
   bool active;          // some law (pair or wall) uses `tangential coulomb`
@@ -65,7 +66,8 @@ class FixCoulombFrictionExact : public Fix {
                             // the atom it is a periodic image of where that is owned here;
                             // j < 0: a wall, walls[-1 - j]
     int j_atom;             // the partner as the pair listed it (its position: the branch)
-    double *state;          // the tangential part of the contact's history (force on i, ...)
+    double *state;          // the tangential part of the contact's history (force on p, ...)
+    double state_sign;      // +1: p is i (the stored force is the force on i), -1: p is j
     ge::CoulombContact c;
     ge::CoulombCoupling coupling;
     double relax;           // the share of its change a sweep applies (relaxation())

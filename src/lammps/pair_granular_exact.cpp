@@ -13,6 +13,8 @@
 
 #include "pair_granular_exact.h"
 
+#include "contact_law_io.h"
+
 #include "an_atom_where.h"
 #include "atom.h"
 #include "comm.h"
@@ -33,6 +35,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 using namespace LAMMPS_NS;
 using ge::Vec3;
@@ -52,7 +55,7 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   no_virial_fdotr_compute = 1;
   centroidstressflag = CENTROID_NOTAVAIL;
   finitecutflag = 1;
-  // history entries 0-5 are vectors (odd under i <-> j), the rest scalars of the contact
+  // the history is copied to the partner verbatim (LAMMPS' default would negate it)
   nondefault_history_transfer = 1;
 
   single_extra = SINGLE_EXTRA;
@@ -250,9 +253,9 @@ namespace {
 
 // Access to the state of contact (i, slot jj) in LAMMPS' neighbour history: a block of
 // LINEAR_HISTORY_SIZE doubles for every neighbour slot, and a touch flag. The state is seen
-// from the atom that lists the pair (transfer_history() negates it for the partner).
+// from the atom with the lower tag (transfer_history() copies it to the partner verbatim).
 struct NeighStore {
-  static constexpr bool canonical = false;
+  static constexpr bool compact = false;
   int **touch;
   double **value;
   bool has(int i, int jj) const { return touch[i][jj] != 0; }
@@ -270,11 +273,10 @@ struct NeighStore {
   }
 };
 
-// The same in the compact store: a record (fixed part = the state) only for touching contacts.
-// Records are copied verbatim to both partners, so they hold the state seen from the atom with
-// the lower tag; the caller flips its vector entries when the pair is listed the other way.
+// The same in the compact store: a record (fixed part = the state) only for touching contacts,
+// copied verbatim to both partners; its items hold the Jaeger vertices.
 struct CompactStore {
-  static constexpr bool canonical = true;
+  static constexpr bool compact = true;
   FixContactHistoryExact *fix;
   bool has(int i, int jj) const { return fix->firstrecord[i][jj] >= 0; }
   double *get(int i, int jj) const
@@ -415,7 +417,7 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
     int *jlist = firstneigh[i];
     const int jnum = numneigh[i];
 
-    if constexpr (Store::canonical) {
+    if constexpr (Store::compact) {
       // records are scattered in memory (kilobytes apart): ask for those of the contacts of the
       // fourth atom ahead (in bench/in.bench_jaeger 2 atoms ahead measured ~2 % slower)
       if (ii + 4 < inum) {
@@ -440,34 +442,47 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
         continue;
       }
       if (lw.tangential == TANGENTIAL_JAEGER) {
-        if constexpr (Store::canonical)
+        if constexpr (Store::compact)
           jaeger_contact(i, j, store.fix->firstrecord[i][jj], lw, advance, weight, tally);
         continue;
       }
-      if constexpr (!Store::canonical) {
-        if (is_coulomb(lw) && !lw.cat.yade.rolling.active && !lw.cat.yade.twisting.active) {
-          coulomb_normal_contact(i, j, dx, rsq, store.get(i, jj), lw, advance, weight, tally);
-          continue;
-        }
+      if (is_coulomb(lw) && !ge::has_moments(lw)) {
+        // a fast path: the pair's force of this contact is its normal force alone (the friction
+        // fix adds the friction), so it needs none of the tangential kinematics of a step
+        coulomb_normal_contact(i, j, dx, rsq, store.get(i, jj), lw, advance, weight, tally);
+        continue;
       }
-      // (a `tangential coulomb` contact without Yade moments has the fast path above: its pair
-      // force is the normal force alone, without the tangential kinematics of a step)
+      // every state is kept as seen from the atom with the lower tag, p, in both stores: the
+      // law's body i is p, and its state is copied to the partner verbatim
       double *history = store.get(i, jj);
-      const bool flipped = Store::canonical && tag[i] > tag[j];
-      if (flipped) flip_state(lw, history);
-      const ge::ContactBodies b = bodies_of(i, j, dx, rsq, lw, advance);
+      const bool i_is_p = tag[i] < tag[j];
+      const int p = i_is_p ? i : j, q = i_is_p ? j : i;
+      const ge::ContactBodies b = bodies_of(p, q, i_is_p ? dx : -dx, rsq, lw, advance);
       ge::ContactResult r;
       ge::contact_step(lw, b, history, nullptr, r);
       if (is_coulomb(lw))
-        hand_to_friction(i, j, b.normal, std::sqrt(rsq), history, lw, r.fn_cap);
-      apply_contact(i, j, r, dx);
-      if (flipped) flip_state(lw, history);
+        hand_to_friction(i, j, i_is_p ? b.normal : -b.normal, std::sqrt(rsq), history, lw,
+                         r.fn_cap, i_is_p);
+      const ge::ContactResult on_ij = on_pair(r, i_is_p);
+      apply_contact(i, j, on_ij, dx);
 
       // the global vector is needed on the steps where compute pair (an energy compute)
       // asks for energy: tally only then
-      if (eflag_global) tally_contact(lw, r, history, weight, dx, tally);
+      if (eflag_global) tally_contact(lw, on_ij, history, weight, dx, tally);
     }
   }
+}
+
+// a contact step's result for the pair (i, j) of the force loop from the law's (p, q)
+ge::ContactResult PairGranularExact::on_pair(const ge::ContactResult &r, bool i_is_p)
+{
+  if (i_is_p) return r;
+  ge::ContactResult on_ij = r;
+  on_ij.force_i = -r.force_i;
+  on_ij.torque_i = r.torque_j;
+  on_ij.torque_j = r.torque_i;
+  on_ij.moment = -r.moment;
+  return on_ij;
 }
 
 
@@ -1023,11 +1038,11 @@ double PairGranularExact::radii2cut(double r1, double r2)
    history seen from the partner atom: vectors change sign, scalars do not
 ------------------------------------------------------------------------- */
 
-void PairGranularExact::transfer_history(double *source, double *target, int itype, int jtype)
+void PairGranularExact::transfer_history(double *source, double *target, int /*itype*/,
+                                         int /*jtype*/)
 {
-  const Law &lw = law[itype][jtype];
-  for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++)
-    target[k] = odd_entry(lw, k) ? -source[k] : source[k];
+  // every state is kept as seen from the atom with the lower tag: the partner's copy is the same
+  for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) target[k] = source[k];
 }
 
 /* ----------------------------------------------------------------------
@@ -1041,12 +1056,10 @@ void PairGranularExact::write_restart(FILE *fp)
     for (int j = i; j <= atom->ntypes; j++) {
       fwrite(&setflag[i][j], sizeof(int), 1, fp);
       if (!setflag[i][j]) continue;
-      // member by member into zeroed bytes: the struct's padding is written as zeros, so the
-      // file does not depend on what memory held before
-      Law written;
-      std::memset(static_cast<void *>(&written), 0, sizeof(Law));
-      written = law[i][j];
-      fwrite(&written, sizeof(Law), 1, fp);
+      // field by field, in the order and number the header names
+      std::vector<double> fields;
+      visit_law_fields(law[i][j], [&fields](const auto &x) { fields.push_back(field_value(x)); });
+      fwrite(fields.data(), sizeof(double), fields.size(), fp);
     }
   }
 }
@@ -1056,35 +1069,110 @@ void PairGranularExact::read_restart(FILE *fp)
   read_restart_settings(fp);
   allocate();
   const int me = comm->me;
+  const int nfields = law_field_count();
+  std::vector<double> fields(nfields);
   for (int i = 1; i <= atom->ntypes; i++) {
     for (int j = i; j <= atom->ntypes; j++) {
       if (me == 0) utils::sfread(FLERR, &setflag[i][j], sizeof(int), 1, fp, nullptr, error);
       MPI_Bcast(&setflag[i][j], 1, MPI_INT, 0, world);
-      if (setflag[i][j]) {
-        if (me == 0) utils::sfread(FLERR, &law[i][j], sizeof(Law), 1, fp, nullptr, error);
-        MPI_Bcast(&law[i][j], sizeof(Law), MPI_CHAR, 0, world);
-        law[j][i] = law[i][j];
-      }
+      if (!setflag[i][j]) continue;
+      if (me == 0) utils::sfread(FLERR, fields.data(), sizeof(double), nfields, fp, nullptr, error);
+      MPI_Bcast(fields.data(), nfields, MPI_DOUBLE, 0, world);
+      Law lw{};
+      int k = 0;
+      visit_law_fields(lw, [&](auto &x) { set_field(x, fields[k++]); });
+      law[i][j] = law[j][i] = lw;
     }
   }
   // the stored contacts were made with these laws: a pair_coeff that changes one is checked
   record_law_kinds();
 }
 
+/* ----------------------------------------------------------------------
+   The global restart data begin with a mark, the format version and the layout of the
+   per-contact histories (the history fixes' per-atom data follow in the same file), then the
+   settings and the laws field by field. Format 2 (GRANULAR-EXACT from 2026-11-26): every state
+   is kept as seen from the atom with the lower tag; format 1 files (no mark) kept the states of
+   LAMMPS' neighbour history as seen from the atom that listed the pair, and wrote each law as
+   the bytes of its struct.
+------------------------------------------------------------------------- */
+
+namespace {
+std::vector<std::string> words_of(const std::vector<int> &values)
+{
+  std::vector<std::string> words;
+  for (int v : values) words.push_back(std::to_string(v));
+  return words;
+}
+
+constexpr double RESTART_MARK = -7.291862955555e+299;    // no cutoff (> 0 or -1) is this
+constexpr int RESTART_FORMAT = 2;
+}    // namespace
+
+// the layout of the per-contact data this build writes and reads
+std::vector<int> PairGranularExact::restart_layout() const
+{
+  return {RESTART_FORMAT,
+          history_mode,
+          int(ge::LINEAR_HISTORY_SIZE),
+          int(ge::CATALOGUE_STATE_SIZE),
+          int(ge::JAEGER_FIXED_SIZE),
+          int(sizeof(ge::JaegerVertex) / sizeof(double)),
+          law_field_count()};
+}
+
 void PairGranularExact::write_restart_settings(FILE *fp)
 {
+  fwrite(&RESTART_MARK, sizeof(double), 1, fp);
+  const std::vector<int> layout = restart_layout();
+  const int n = static_cast<int>(layout.size());
+  fwrite(&n, sizeof(int), 1, fp);
+  fwrite(layout.data(), sizeof(int), n, fp);
   fwrite(&cutoff_global, sizeof(double), 1, fp);
-  fwrite(&history_mode, sizeof(int), 1, fp);
 }
 
 void PairGranularExact::read_restart_settings(FILE *fp)
 {
+  double mark = 0.0;
+  int n = 0;
+  std::vector<int> layout;
   if (comm->me == 0) {
-    utils::sfread(FLERR, &cutoff_global, sizeof(double), 1, fp, nullptr, error);
-    utils::sfread(FLERR, &history_mode, sizeof(int), 1, fp, nullptr, error);
+    utils::sfread(FLERR, &mark, sizeof(double), 1, fp, nullptr, error);
+    if (mark == RESTART_MARK) {
+      utils::sfread(FLERR, &n, sizeof(int), 1, fp, nullptr, error);
+      if (n > 0 && n < 64) {
+        layout.resize(n);
+        utils::sfread(FLERR, layout.data(), sizeof(int), n, fp, nullptr, error);
+        utils::sfread(FLERR, &cutoff_global, sizeof(double), 1, fp, nullptr, error);
+      }
+    }
   }
+  MPI_Bcast(&mark, 1, MPI_DOUBLE, 0, world);
+  if (mark != RESTART_MARK)
+    error->all(FLERR,
+               "Pair granular/exact: this restart file was written by a GRANULAR-EXACT from "
+               "before restart format {} (2026-11-26), which kept other per-contact states; "
+               "this version cannot continue it. Continue it with the version that wrote it, "
+               "or run the deck that made it again with this version",
+               RESTART_FORMAT);
+  MPI_Bcast(&n, 1, MPI_INT, 0, world);
+  layout.resize(n > 0 && n < 64 ? n : 0);
+  if (!layout.empty()) MPI_Bcast(layout.data(), n, MPI_INT, 0, world);
+  if (layout.empty() || layout[0] != RESTART_FORMAT)
+    error->all(FLERR,
+               "Pair granular/exact: this restart file has restart format {}; this version "
+               "reads format {} only. Continue it with the version that wrote it",
+               layout.empty() ? -1 : layout[0], RESTART_FORMAT);
   MPI_Bcast(&cutoff_global, 1, MPI_DOUBLE, 0, world);
-  MPI_Bcast(&history_mode, 1, MPI_INT, 0, world);
+  if (layout.size() > 1) history_mode = layout[1];
+  const std::vector<int> expected = restart_layout();    // (with the file's history mode)
+  if (layout != expected)
+    error->all(FLERR,
+               "Pair granular/exact: the restart file's per-contact layout (format, history "
+               "store, values per contact, catalogue state, Jaeger fixed part, doubles per "
+               "vertex, law fields) = ({}) is not this build's ({}): it cannot be read",
+               utils::join_words(words_of(layout), ", "),
+               utils::join_words(words_of(expected), ", "));
   history_given = true;
 }
 
@@ -1123,16 +1211,24 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   const double *stored = stored_state(i, found);
   if (stored == nullptr) return 0.0;
   const Law &lw = law[itype][jtype];
-  if (lw.tangential == TANGENTIAL_JAEGER) return single_jaeger(i, j, lw, stored, rsq, fforce);
-  double history[ge::LINEAR_HISTORY_SIZE];
-  for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) history[k] = stored[k];
-  if (history_mode == HISTORY_COMPACT && atom->tag[i] > atom->tag[j]) flip_state(lw, history);
-  if (lw.tangential == TANGENTIAL_CATALOGUE)
-    return single_catalogue(i, j, lw, history, rsq, fforce);
+  // the state is seen from p, the atom with the lower tag: evaluate the contact as (p, q), then
+  // give the tangential force on i
+  const bool i_is_p = atom->tag[i] < atom->tag[j];
+  const int p = i_is_p ? i : j, q = i_is_p ? j : i;
+  if (lw.tangential == TANGENTIAL_JAEGER) single_jaeger(p, q, lw, stored, rsq, fforce);
+  else if (lw.tangential == TANGENTIAL_CATALOGUE) single_catalogue(p, q, lw, stored, rsq, fforce);
+  else single_linear(p, q, lw, stored, rsq, fforce);
+  if (!i_is_p)
+    for (int k = 6; k < 9; k++) svector[k] = -svector[k];
+  return 0.0;
+}
 
-
-  const Vec3 dx = ge::vec3(atom->x[i]) - ge::vec3(atom->x[j]);
-  ge::LinearStep s = contact_step(i, j, pair_geometry(i, j, dx, rsq), update->dt);
+// single() of a linear contact (p, q) from its state, without viscous terms (see above)
+void PairGranularExact::single_linear(int p, int q, const Law &lw, const double *history,
+                                      double rsq, double &fforce)
+{
+  const Vec3 dx = ge::vec3(atom->x[p]) - ge::vec3(atom->x[q]);
+  ge::LinearStep s = contact_step(p, q, pair_geometry(p, q, dx, rsq), update->dt);
   s.dt = 0.0;    // no viscous terms, see above
   ge::LinearResult r;
   ge::linear_current_force(lw.linear, s, history, r);
@@ -1147,7 +1243,6 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   svector[6] = r.ft_spring.x;
   svector[7] = r.ft_spring.y;
   svector[8] = r.ft_spring.z;
-  return 0.0;
 }
 
 

@@ -105,6 +105,7 @@ class PairGranularExact : public Pair {
   double ended[2];
 
   void allocate();
+  std::vector<int> restart_layout() const;
   void create_history_fix();
   void check_radii() const;
   void check_periodic_images() const;
@@ -136,18 +137,21 @@ class PairGranularExact : public Pair {
                       double *tally);
   double catalogue_mass(int i, int j) const;
   ge::CatalogueStep catalogue_step_of(int i, int j, const ge::LinearStep &s, bool advance) const;
-  static bool odd_entry(const Law &lw, int k);
-  static void flip_state(const Law &lw, double *h);
-  double single_catalogue(int i, int j, const Law &lw, const double *state, double rsq,
-                          double &fforce);
+  static ge::ContactResult on_pair(const ge::ContactResult &r, bool i_is_p);
+  // single() of contact (p, q), p the atom with the lower tag: svector with the tangential force
+  // on p
+  void single_linear(int p, int q, const Law &lw, const double *state, double rsq,
+                     double &fforce);
+  void single_catalogue(int p, int q, const Law &lw, const double *state, double rsq,
+                        double &fforce);
   int freeze_group_bit;
   class Fix *fix_rigid;          // the rigid-body fix, if any (one at a time)
   double *mass_rigid;            // per owned and ghost atom: its body's mass, 0 if in none
   int nmax_rigid;
   void update_body_masses();
   const double *stored_state(int i, int slot) const;
-  double single_jaeger(int i, int j, const Law &lw, const double *state, double rsq,
-                       double &fforce);
+  void single_jaeger(int p, int q, const Law &lw, const double *state, double rsq,
+                     double &fforce);
   class CoeffReader;
   void parse_normal(CoeffReader &in, Law &lw);
   void parse_damping(CoeffReader &in, Law &lw);
@@ -174,8 +178,9 @@ class PairGranularExact : public Pair {
                      double weight, const ge::Vec3 &dx, double *tally) const;
   void coulomb_normal_contact(int i, int j, const ge::Vec3 &dx, double rsq, double *state,
                               const Law &lw, bool advance, double weight, double *tally);
+  // (i_is_p: the state, and so its friction force, is seen from i)
   void hand_to_friction(int i, int j, const ge::Vec3 &normal, double distance, double *state,
-                        const Law &lw, double F_cap);
+                        const Law &lw, double F_cap, bool i_is_p);
   static void add_branch_force_product(double weight, const ge::Vec3 &l, const ge::Vec3 &force,
                                        double *sum);
   void add_pair_force(int i, int j, const ge::Vec3 &on_i, const ge::Vec3 &dx);

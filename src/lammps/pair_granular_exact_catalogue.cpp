@@ -23,29 +23,6 @@ using ge::Vec3;
 static_assert(int(ge::CATALOGUE_STATE_SIZE) <= int(ge::LINEAR_HISTORY_SIZE),
               "a catalogue contact's state must fit in the history of a neighbour slot");
 
-/* ----------------------------------------------------------------------
-   which state entries change sign when the pair is seen from the other atom
-------------------------------------------------------------------------- */
-
-bool PairGranularExact::odd_entry(const Law &lw, int k)
-{
-  switch (lw.tangential) {
-    case TANGENTIAL_CLASSIC:
-    case TANGENTIAL_REFINED:
-      return k < ge::LINEAR_HISTORY_VECTOR_ENTRIES;
-    case TANGENTIAL_CATALOGUE:
-      return ge::catalogue_state_is_odd(lw.cat, k);
-    default:
-      return false;    // Jaeger records are kept in the canonical orientation, never flipped
-  }
-}
-
-void PairGranularExact::flip_state(const Law &lw, double *h)
-{
-  for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++)
-    if (odd_entry(lw, k)) h[k] = -h[k];
-}
-
 // effective mass of the two bodies; a frozen particle (fix freeze) counts as immovable
 // (notes: Catalogue conventions)
 double PairGranularExact::catalogue_mass(int i, int j) const
@@ -85,12 +62,12 @@ ge::CatalogueStep PairGranularExact::catalogue_step_of(int i, int j, const ge::L
 ------------------------------------------------------------------------- */
 
 void PairGranularExact::hand_to_friction(int i, int j, const Vec3 &normal, double distance,
-                                         double *state, const Law &lw, double F_cap)
+                                         double *state, const Law &lw, double F_cap, bool i_is_p)
 {
   state[ge::CS_TANGENTIAL + ge::TS_CF_FN] = F_cap;
   if (friction)
     friction->add_sphere_contact(i, j, normal, distance, state + ge::CS_TANGENTIAL,
-                                 lw.cat.tangential.mu * F_cap);
+                                 lw.cat.tangential.mu * F_cap, i_is_p);
 }
 
 /* ----------------------------------------------------------------------
@@ -121,7 +98,7 @@ void PairGranularExact::coulomb_normal_contact(int i, int j, const Vec3 &dx, dou
   }
   const ge::CatalogueNormalForce nf =
       ge::catalogue_normal_force(lw.cat, overlap, approach_rate, rbar, mbar, state, advance);
-  hand_to_friction(i, j, n, r, state, lw, nf.F_cap);
+  hand_to_friction(i, j, n, r, state, lw, nf.F_cap, atom->tag[i] < atom->tag[j]);
 
   const Vec3 on_i = nf.F_applied * n;
   add_pair_force(i, j, on_i, dx);
@@ -140,16 +117,16 @@ void PairGranularExact::coulomb_normal_contact(int i, int j, const Vec3 &dx, dou
    the friction the solver applied in the last step.
 ------------------------------------------------------------------------- */
 
-double PairGranularExact::single_catalogue(int i, int j, const Law &lw, const double *state,
-                                           double rsq, double &fforce)
+void PairGranularExact::single_catalogue(int p, int q, const Law &lw, const double *state,
+                                         double rsq, double &fforce)
 {
-  const Vec3 dx = ge::vec3(atom->x[i]) - ge::vec3(atom->x[j]);
-  const PairGeometry g = pair_geometry(i, j, dx, rsq);
-  const ge::LinearStep s = contact_step(i, j, g, update->dt);
+  const Vec3 dx = ge::vec3(atom->x[p]) - ge::vec3(atom->x[q]);
+  const PairGeometry g = pair_geometry(p, q, dx, rsq);
+  const ge::LinearStep s = contact_step(p, q, g, update->dt);
   double st[ge::CATALOGUE_STATE_SIZE];
   for (int k = 0; k < ge::CATALOGUE_STATE_SIZE; k++) st[k] = state[k];
   ge::CatalogueResult cr;
-  ge::catalogue_step(lw.cat, catalogue_step_of(i, j, s, false), st, cr);
+  ge::catalogue_step(lw.cat, catalogue_step_of(p, q, s, false), st, cr);
   if (lw.cat.tangential.model == ge::TangentialModel::Coulomb)
     cr.ft = ge::vec3(state + ge::CS_TANGENTIAL + ge::TS_CF_FORCE);
   fforce = cr.fn_elastic / std::sqrt(rsq);
@@ -160,5 +137,4 @@ double PairGranularExact::single_catalogue(int i, int j, const Law &lw, const do
   svector[6] = cr.ft.x;
   svector[7] = cr.ft.y;
   svector[8] = cr.ft.z;
-  return 0.0;
 }

@@ -74,11 +74,9 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
    force on i. No viscous terms (see single()).
 ------------------------------------------------------------------------- */
 
-double PairGranularExact::single_jaeger(int i, int j, const Law &lw, const double *state,
-                                        double rsq, double &fforce)
+void PairGranularExact::single_jaeger(int p, int q, const Law &lw, const double *state,
+                                      double rsq, double &fforce)
 {
-  const bool i_is_p = atom->tag[i] < atom->tag[j];
-  const int p = i_is_p ? i : j, q = i_is_p ? j : i;
   const Vec3 pq = ge::vec3(atom->x[q]) - ge::vec3(atom->x[p]);
   const double r = std::sqrt(rsq);
   const double Rp = atom->radius[p], Rq = atom->radius[q];
@@ -91,16 +89,15 @@ double PairGranularExact::single_jaeger(int i, int j, const Law &lw, const doubl
   ge::JaegerResult res;
   ge::jaeger_current_force(lw.jaeger, in, state, res);
 
-  // compute pair/local: force = fforce * r, the normal force pushing i away from j
+  // compute pair/local: force = fforce * r, the normal force pushing the atoms apart; the
+  // tangential part of the force on p is T (on q: N n - T)
   fforce = res.N / r;
-  const Vec3 Ti = i_is_p ? res.T : -res.T;    // tangential part of the force on i
   svector[0] = res.N;
   svector[1] = ge::norm(res.T);
   svector[3] = state[6];
   svector[4] = FixContactHistoryExact::count_of_state(state);
   svector[5] = 2.0 * in.delta;
-  svector[6] = Ti.x;
-  svector[7] = Ti.y;
-  svector[8] = Ti.z;
-  return 0.0;
+  svector[6] = res.T.x;
+  svector[7] = res.T.y;
+  svector[8] = res.T.z;
 }

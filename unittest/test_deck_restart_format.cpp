@@ -1,0 +1,171 @@
+// Restart files with a format: the pair style writes a mark, its restart format and the layout
+// of the per-contact histories before the laws (each law field by field). A file of another
+// format or layout stops with an error that says so, instead of being read with its values
+// shifted or its contact states misread. The files of the other cases are made from a valid one
+// by changing the header's numbers in place.
+#include "deck_util.hpp"
+
+#include <gmock/gmock.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+using deck::num;
+
+std::vector<char> read_file(const std::string &path)
+{
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_file(const std::string &path, const std::vector<char> &bytes)
+{
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// where the pair's global restart data begin: the mark (a double no cutoff can be)
+size_t mark_offset(const std::vector<char> &bytes)
+{
+  const double mark = -7.291862955555e+299;
+  char pattern[sizeof(double)];
+  std::memcpy(pattern, &mark, sizeof(double));
+  for (size_t k = 0; k + sizeof(double) <= bytes.size(); k++)
+    if (std::memcmp(bytes.data() + k, pattern, sizeof(double)) == 0) return k;
+  return std::string::npos;
+}
+
+// two touching spheres with a classic contact, run and written to `file`
+void write_two_spheres(const std::string &file)
+{
+  deck::Lammps lmp;
+  lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01"));
+  lmp.command(R"(
+create_atoms    1 single 0 0 0
+create_atoms    1 single 0 0 1.998e-3
+set             group all diameter 2e-3
+set             group all density 2500
+velocity        all set 0.01 0 0
+pair_style      granular/exact
+pair_coeff      * * hooke 2e5 tangential classic 1.6e5 0.4
+fix             integrate all nve/sphere
+timestep        1e-6
+run             10
+write_restart   )" + file);
+}
+
+std::string error_reading(const std::string &file)
+{
+  deck::Lammps lmp;
+  return lmp.error_of("read_restart " + file + "\nrun 0");
+}
+
+}    // namespace
+
+TEST(DeckRestartFormat, OtherFormatsAndLayoutsStopWithAnError)
+{
+  write_two_spheres("valid.restart");
+  EXPECT_EQ(error_reading("valid.restart"), "");    // the file as written continues
+  const std::vector<char> valid = read_file("valid.restart");
+  const size_t at = mark_offset(valid);
+  ASSERT_NE(at, std::string::npos) << "no restart mark in the file";
+  // after the mark: the number of layout values, then (format, history store, values per
+  // contact, catalogue state, Jaeger fixed part, doubles per vertex, law fields)
+  const size_t layout = at + sizeof(double) + sizeof(int);
+  auto with_int = [&](size_t offset, int value) {
+    std::vector<char> bytes = valid;
+    std::memcpy(bytes.data() + offset, &value, sizeof(int));
+    return bytes;
+  };
+
+  // a file from before the format: its pair data began with the cutoff (-1 without one)
+  std::vector<char> old = valid;
+  const double cutoff = -1.0;
+  std::memcpy(old.data() + at, &cutoff, sizeof(double));
+  write_file("old.restart", old);
+  EXPECT_THAT(error_reading("old.restart"),
+              testing::HasSubstr("was written by a GRANULAR-EXACT from before restart format 2"));
+
+  write_file("format3.restart", with_int(layout, 3));
+  EXPECT_THAT(error_reading("format3.restart"),
+              testing::HasSubstr("has restart format 3; this version reads format 2 only"));
+
+  write_file("values12.restart", with_int(layout + 2 * sizeof(int), 12));
+  EXPECT_THAT(error_reading("values12.restart"),
+              testing::HasSubstr("per-contact layout (format, history store, values per contact, "
+                                 "catalogue state, Jaeger fixed part, doubles per vertex, law "
+                                 "fields) = (2, 0, 12,"));
+
+  write_file("fields.restart", with_int(layout + 6 * sizeof(int), 7));
+  EXPECT_THAT(error_reading("fields.restart"), testing::HasSubstr("is not this build's (2, 0, 11,"));
+}
+
+// The laws come back field by field: seven spheres touching with six laws (refined with its
+// options and viscous damping, classic, Jaeger with a capacity, Mindlin-Deresiewicz with Yade
+// moments, tti, the Walton-Braun spring and friction) continue after a restart as the run split
+// at the same step does, bit for bit.
+TEST(DeckRestartFormat, LawsComeBackFieldByField)
+{
+  const std::string setup = deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01", 3) + R"(
+create_atoms    1 single 0 0 0
+create_atoms    2 single 0 0 1.998e-3
+create_atoms    3 single 0 1.998e-3 0
+create_atoms    2 single 0 0 3.996e-3
+create_atoms    3 single 0 3.996e-3 0
+create_atoms    1 single 0 0 -1.998e-3
+create_atoms    3 single 0 1.998e-3 1.998e-3
+set             group all diameter 2e-3
+set             group all density 2500
+velocity        all set 0.01 0.002 0
+set             atom 1 omega 300 100 200
+pair_style      granular/exact history compact
+pair_coeff      1 1 hooke 2e5 damping viscous 0.02 0.01 tangential refined 1.6e5 0.4 onset no twirl yes
+pair_coeff      1 2 hooke 2e5 tangential classic 1.6e5 0.3
+pair_coeff      2 2 hertz 7e10 0.25 tangential jaeger 0.4 capacity 8
+pair_coeff      1 3 hertz 7e10 0.25 tangential dd 0.5 rolling yade beta 0.3 eta 0.05 twisting yade kr 0.01 eta 0.1
+pair_coeff      2 3 hertz 7e10 0.25 damping tsuji en 0.7 tangential tti 0.5
+pair_coeff      3 3 hls 2e5 0.8 tangential walton_braun 1.5e5 0.3
+fix             integrate all nve/sphere
+timestep        1e-8
+compute         f all property/atom fx fy fz tqx tqy tqz
+compute         s all reduce sum c_f[1] c_f[2] c_f[3] c_f[4] c_f[5] c_f[6]
+thermo_style    custom step c_s[1] c_s[2] c_s[3] c_s[4] c_s[5] c_s[6]
+)";
+  std::vector<double> uninterrupted, restarted;
+  // force and torque of every atom, in the order of the atom IDs (1 to 7)
+  auto forces = [](deck::Lammps &lmp) {
+    std::vector<double> f(7 * 6, 0.0);
+    auto **fa = static_cast<double **>(lammps_extract_atom(lmp.handle(), "f"));
+    auto **ta = static_cast<double **>(lammps_extract_atom(lmp.handle(), "torque"));
+    auto *tag = static_cast<int *>(lammps_extract_atom(lmp.handle(), "id"));
+    const int n = static_cast<int>(lammps_get_natoms(lmp.handle()));
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < 3; k++) {
+        f[6 * (tag[i] - 1) + k] = fa[i][k];
+        f[6 * (tag[i] - 1) + 3 + k] = ta[i][k];
+      }
+    return f;
+  };
+  {
+    deck::Lammps lmp;
+    lmp.command(setup + "run 20\nrun 5");
+    uninterrupted = forces(lmp);
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command(setup + "run 20\nwrite_restart laws.restart");
+  }
+  {
+    deck::Lammps lmp;
+    lmp.command("read_restart laws.restart\ncomm_modify vel yes\nfix integrate all nve/sphere\n"
+                "run 5");
+    restarted = forces(lmp);
+  }
+  ASSERT_EQ(uninterrupted.size(), restarted.size());
+  for (size_t k = 0; k < uninterrupted.size(); k++) EXPECT_EQ(uninterrupted[k], restarted[k]) << k;
+}

@@ -46,7 +46,7 @@ class ContactLawWords::CoeffReader {
   const char *what() const { return context; }
   bool next_is(const char *word) const { return pos < narg && strcmp(arg[pos], word) == 0; }
   const char *peek() const { return pos < narg ? arg[pos] : ""; }
-  // the next word starts an option of the whole law (parse() reads and checks it)
+  // the next word starts an option of the whole law (parse_law_options() reads and checks it)
   bool at_law_option() const
   {
     return next_is("limit_damping") || next_is("rolling") || next_is("twisting");
@@ -141,6 +141,23 @@ ContactLaw ContactLawWords::parse(int narg, char **arg, int first, const char *c
   parse_normal(in, lw);
   parse_damping(in, lw);
   parse_tangential(in, lw);
+  parse_law_options(in, lw);
+  reject_leftover(in);
+  if (lw.tangential == ge::LAW_CATALOGUE) check_catalogue_law(in, lw);
+  else if (lw.damping == ge::LAW_DAMPING_CATALOGUE)
+    in.fail("damping '{}' goes with the catalogue tangential models; 'tangential {}' takes "
+            "'damping none' or 'damping viscous <eta_n> <eta_t>'",
+            lw.cat.damping.model == ge::DAMPING_RESTITUTION ? "restitution"
+                : lw.cat.damping.model == ge::DAMPING_BSHP  ? "bshp"
+                : lw.cat.damping.model == ge::DAMPING_KK    ? "kk"
+                                                            : "tsuji",
+            lw.tangential == ge::LAW_JAEGER ? "jaeger" : "classic|refined");
+  return lw;
+}
+
+// the options of the whole law, after its tangential model (all go with the catalogue laws)
+void ContactLawWords::parse_law_options(CoeffReader &in, ContactLaw &lw)
+{
   while (in.next_is("rolling") || in.next_is("twisting")) {
     const bool rolling = in.next_is("rolling");
     in.word();
@@ -159,29 +176,22 @@ ContactLaw ContactLawWords::parse(int narg, char **arg, int first, const char *c
               lw.tangential == ge::LAW_JAEGER ? "jaeger" : "linear");
     lw.cat.limit_damping = true;
   }
-  if (!in.done()) {
-    // a known word out of its place: say where it goes
-    const std::string word = in.peek();
-    for (const char *option : {"onset", "slip", "direction", "twirl", "projection", "approx",
-                               "capacity", "sweeps", "tol", "warm", "kinematics", "damping",
-                               "rolling", "twisting", "limit_damping"})
-      if (word == option)
-        in.fail("'{}' is out of place: the words go in the order <normal model> [damping ...] "
-                "tangential <model> <args> [its options] [rolling ...] [twisting ...] "
-                "[limit_damping]",
-                word);
-    in.fail("unexpected argument '{}'; usage: {}", word, GRAMMAR);
-  }
-  if (lw.tangential == ge::LAW_CATALOGUE) check_catalogue_law(in, lw);
-  else if (lw.damping == ge::LAW_DAMPING_CATALOGUE)
-    in.fail("damping '{}' goes with the catalogue tangential models; 'tangential {}' takes "
-            "'damping none' or 'damping viscous <eta_n> <eta_t>'",
-            lw.cat.damping.model == ge::DAMPING_RESTITUTION ? "restitution"
-                : lw.cat.damping.model == ge::DAMPING_BSHP  ? "bshp"
-                : lw.cat.damping.model == ge::DAMPING_KK    ? "kk"
-                                                            : "tsuji",
-            lw.tangential == ge::LAW_JAEGER ? "jaeger" : "classic|refined");
-  return lw;
+}
+
+// words left after the law are an error; a known word out of its place is told where it goes
+void ContactLawWords::reject_leftover(const CoeffReader &in)
+{
+  if (in.done()) return;
+  const std::string word = in.peek();
+  for (const char *option : {"onset", "slip", "direction", "twirl", "projection", "approx",
+                             "capacity", "sweeps", "tol", "warm", "kinematics", "damping",
+                             "rolling", "twisting", "limit_damping"})
+    if (word == option)
+      in.fail("'{}' is out of place: the words go in the order <normal model> [damping ...] "
+              "tangential <model> <args> [its options] [rolling ...] [twisting ...] "
+              "[limit_damping]",
+              word);
+  in.fail("unexpected argument '{}'; usage: {}", word, GRAMMAR);
 }
 
 void ContactLawWords::parse_normal(CoeffReader &in, ContactLaw &lw)
@@ -313,55 +323,66 @@ void ContactLawWords::parse_tangential(CoeffReader &in, ContactLaw &lw)
   in.word();
   if (in.done()) in.fail("tangential expects a model and its values; usage: {}", GRAMMAR);
   const std::string model = in.word();
-  ge::LinearParams &p = lw.linear;
-
   if (model == "jaeger") {
-    // exact Cattaneo-Mindlin-Deresiewicz (Jaeger) needs the Hertz contact it is built on
-    if (lw.normal != ge::LAW_HERTZ)
-      in.fail("'tangential jaeger' needs the normal model 'hertz <E> <nu>' (the Jaeger solution "
-              "is built on the Hertz contact of elastically identical spheres)");
-    lw.tangential = ge::LAW_JAEGER;
-    in.need(1, "tangential jaeger");
-    const double mu = in.non_negative("mu");
-    double lambda = 0.0;
-    int capacity = 0;
-    std::vector<std::string> seen;
-    while (!in.done() && !in.at_law_option()) {
-      const std::string key = in.word();
-      in.first_time(key, seen);
-      if (key == "approx") {
-        in.need(1, "approx");
-        lambda = in.number("approx lambda", [](double v) { return v >= 0.0 && v <= 2.0; },
-                           "in [0, 2] (merge elastic segments whose slopes differ by lambda*mu)");
-      } else if (key == "capacity") {
-        in.need(1, "capacity");
-        if (in.next_is("exact")) {
-          in.word();
-          capacity = 0;
-        } else {
-          if (!utils::is_integer(in.peek()))
-            in.fail("capacity expects an integer M >= 2 or 'exact', not '{}'", in.peek());
-          capacity = in.integer_at_least("capacity M", 2);
-        }
-      } else {
-        in.fail("unexpected argument '{}' of 'tangential jaeger' (expected 'approx <lambda>' or "
-                "'capacity <M>|exact')",
-                key);
-      }
-    }
-    lw.jaeger = ge::jaeger_material(lw.hertz.E_i, lw.hertz.nu_i, mu, lambda, capacity);
-    if (!ge::one_material(lw.hertz))
-      in.fail("'tangential jaeger' needs elastically identical spheres: give 'hertz <E> <nu>' "
-              "(one material)");
-    if (lw.damping == ge::LAW_DAMPING_VISCOUS && lw.linear.eta_t < 0.0)
-      in.fail("damping viscous with 'tangential jaeger' expects 2 values: <eta_n> <eta_t>");
+    parse_jaeger(in, lw);
     return;
   }
-
   if (model != "classic" && model != "refined") {
     parse_catalogue_tangential(in, lw, model);
     return;
   }
+  parse_linear_tangential(in, lw, model);
+}
+
+// `tangential jaeger <mu> [approx <lambda>] [capacity <M>|exact]`, on the Hertz contact
+void ContactLawWords::parse_jaeger(CoeffReader &in, ContactLaw &lw)
+{
+  // exact Cattaneo-Mindlin-Deresiewicz (Jaeger) needs the Hertz contact it is built on
+  if (lw.normal != ge::LAW_HERTZ)
+    in.fail("'tangential jaeger' needs the normal model 'hertz <E> <nu>' (the Jaeger solution "
+            "is built on the Hertz contact of elastically identical spheres)");
+  lw.tangential = ge::LAW_JAEGER;
+  in.need(1, "tangential jaeger");
+  const double mu = in.non_negative("mu");
+  double lambda = 0.0;
+  int capacity = 0;
+  std::vector<std::string> seen;
+  while (!in.done() && !in.at_law_option()) {
+    const std::string key = in.word();
+    in.first_time(key, seen);
+    if (key == "approx") {
+      in.need(1, "approx");
+      lambda = in.number("approx lambda", [](double v) { return v >= 0.0 && v <= 2.0; },
+                         "in [0, 2] (merge elastic segments whose slopes differ by lambda*mu)");
+    } else if (key == "capacity") {
+      in.need(1, "capacity");
+      if (in.next_is("exact")) {
+        in.word();
+        capacity = 0;
+      } else {
+        if (!utils::is_integer(in.peek()))
+          in.fail("capacity expects an integer M >= 2 or 'exact', not '{}'", in.peek());
+        capacity = in.integer_at_least("capacity M", 2);
+      }
+    } else {
+      in.fail("unexpected argument '{}' of 'tangential jaeger' (expected 'approx <lambda>' or "
+              "'capacity <M>|exact')",
+              key);
+    }
+  }
+  lw.jaeger = ge::jaeger_material(lw.hertz.E_i, lw.hertz.nu_i, mu, lambda, capacity);
+  if (!ge::one_material(lw.hertz))
+    in.fail("'tangential jaeger' needs elastically identical spheres: give 'hertz <E> <nu>' "
+            "(one material)");
+  if (lw.damping == ge::LAW_DAMPING_VISCOUS && lw.linear.eta_t < 0.0)
+    in.fail("damping viscous with 'tangential jaeger' expects 2 values: <eta_n> <eta_t>");
+}
+
+// `tangential classic|refined <kt> <mu>` and the switches of refined, on the Hooke contact
+void ContactLawWords::parse_linear_tangential(CoeffReader &in, ContactLaw &lw,
+                                              const std::string &model)
+{
+  ge::LinearParams &p = lw.linear;
   if (lw.normal != ge::LAW_HOOKE)
     in.fail("'tangential {}' needs the normal model 'hooke <kn>' (its within-step algorithm uses "
             "the linear normal spring)",
@@ -377,11 +398,11 @@ void ContactLawWords::parse_tangential(CoeffReader &in, ContactLaw &lw)
   p.onset = p.slip = p.direction = p.twirl = refined;
   p.projection = true;
   std::vector<std::string> seen;
-  while (!in.done() && !in.at_law_option()) {    // (parse() checks those)
+  while (!in.done() && !in.at_law_option()) {    // (parse_law_options() reads those)
     const std::string key = in.peek();
     const bool is_switch = key == "onset" || key == "slip" || key == "direction" ||
         key == "twirl" || key == "projection";
-    if (!is_switch) break;    // (parse() says what is wrong with it)
+    if (!is_switch) break;    // (reject_leftover() says what is wrong)
     if (!refined)
       in.fail("'{}' is an option of 'tangential refined'; 'tangential classic' takes only <kt> "
               "<mu>",

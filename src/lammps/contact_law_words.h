@@ -35,9 +35,13 @@ class ContactLawWords : protected Pointers {
 
  private:
   class CoeffReader;
+  void parse_law_options(CoeffReader &in, ge::ContactLaw &lw);
+  static void reject_leftover(const CoeffReader &in);
   void parse_normal(CoeffReader &in, ge::ContactLaw &lw);
   void parse_damping(CoeffReader &in, ge::ContactLaw &lw);
   void parse_tangential(CoeffReader &in, ge::ContactLaw &lw);
+  void parse_jaeger(CoeffReader &in, ge::ContactLaw &lw);
+  void parse_linear_tangential(CoeffReader &in, ge::ContactLaw &lw, const std::string &model);
   void parse_catalogue_tangential(CoeffReader &in, ge::ContactLaw &lw, const std::string &model);
   void check_catalogue_law(CoeffReader &in, ge::ContactLaw &lw);
   void parse_yade_spring(CoeffReader &in, ge::ContactLaw &lw, bool rolling);

@@ -7,6 +7,7 @@
 #include "an_atom_where.h"
 #include "atom.h"
 #include "comm.h"
+#include "contact_law_words.h"
 #include "domain.h"
 #include "error.h"
 #include "force.h"
@@ -52,8 +53,9 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
 {
   if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
     error->all(FLERR, "Fix wall/gran/exact requires atom_style sphere (radius, rmass, omega)");
-  auto *pair = dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1));
-  if (pair == nullptr)
+  // the law words need no pair style, but the wall's contacts do (body masses, friction fix):
+  // say so where the wall is defined rather than at the first run
+  if (dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1)) == nullptr)
     error->all(FLERR, "Fix wall/gran/exact reads its contact law with pair granular/exact: "
                       "define 'pair_style granular/exact' first");
 
@@ -64,7 +66,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   if (style_at == narg)
     error->all(FLERR, "Incorrect fix wall/gran/exact: missing wall style (xplane, yplane, zplane, "
                       "zcylinder or region); usage: {}", USAGE);
-  law = pair->parse_law(style_at, arg, 3, "fix wall/gran/exact");
+  law = ContactLawWords(lmp).parse(style_at, arg, 3, "fix wall/gran/exact");
   // (the wall's own material comes with 'wall <E> <nu>': a second one here would be ignored)
   if (law.normal == PairGranularExact::NORMAL_HERTZ && !ge::one_material(law.hertz))
     error->all(FLERR, "Incorrect fix wall/gran/exact: 'hertz' takes the spheres' material only "
@@ -706,7 +708,7 @@ void FixWallGranExact::restart_layout(double layout[LAYOUT_SIZE]) const
   layout[0] = slot_wall ? nslot : 0;
   layout[1] = jaeger() ? 1.0 : 0.0;
   layout[2] = HISTORY;
-  layout[3] = PairGranularExact::state_kind(law);
+  layout[3] = ContactLawWords::state_kind(law);
 }
 
 // A marker (-1, as no step number is negative) and the layout of the per-atom blocks, the origin

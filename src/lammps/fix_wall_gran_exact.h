@@ -7,10 +7,11 @@
      wallstyle = xplane|yplane|zplane lo hi (NULL: no wall there) | zcylinder R (inside) |
                  region ID (the surface of a LAMMPS region, moving with it)
 
-   The law is read by pair granular/exact's own parser (the pair style must be defined
-   first). Per-atom wall-contact history (the state of the law) migrates with its atom and is
-   written to restart files: a fixed block for the linear and catalogue laws, a record as long
-   as its history for the Jaeger law (freed when the contact ends).
+   The law is read by the parser of pair_coeff (ContactLawWords, contact_law_words.h); the
+   pair style must be defined first (the wall takes the body masses from it). Per-atom
+   wall-contact history (the state of the law) migrates with its atom and is written to restart
+   files: a fixed block for the linear and catalogue laws, a record as long as its history for
+   the Jaeger law (freed when the contact ends).
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS

@@ -18,6 +18,7 @@
 #include "an_atom_where.h"
 #include "atom.h"
 #include "comm.h"
+#include "contact_law_words.h"
 #include "domain.h"
 #include "error.h"
 #include "fix.h"
@@ -706,15 +707,6 @@ void PairGranularExact::check_periodic_images() const
    such states (the state of a contact cannot be translated from one law to another)
 ------------------------------------------------------------------------- */
 
-int PairGranularExact::state_kind(const Law &lw)
-{
-  if (lw.tangential == TANGENTIAL_CLASSIC || lw.tangential == TANGENTIAL_REFINED) return 0;
-  if (lw.tangential == TANGENTIAL_JAEGER) return 1;
-  const ge::CatalogueLaw &c = lw.cat;
-  return 2 + 64 * static_cast<int>(c.tangential.model) + 8 * static_cast<int>(c.normal.model) +
-      4 * c.yade.rolling.active + 2 * c.yade.twisting.active + c.yade.combined;
-}
-
 int &PairGranularExact::stored_kind(int i, int j)
 {
   return kind_of_history[i * (atom->ntypes + 1) + j];
@@ -728,7 +720,8 @@ void PairGranularExact::check_law_changes()
   for (int i = 1; i <= ntypes; i++)
     for (int j = i; j <= ntypes; j++) {
       const int before = stored_kind(i, j);
-      if (setflag[i][j] && before >= 0 && before != state_kind(law[i][j]) && changed_i == 0) {
+      if (setflag[i][j] && before >= 0 && before != ContactLawWords::state_kind(law[i][j]) &&
+          changed_i == 0) {
         changed_i = i;
         changed_j = j;
       }
@@ -751,7 +744,7 @@ void PairGranularExact::record_law_kinds()
   kind_of_history.assign((ntypes + 1) * (ntypes + 1), -1);
   for (int i = 1; i <= ntypes; i++)
     for (int j = i; j <= ntypes; j++)
-      if (setflag[i][j]) stored_kind(i, j) = state_kind(law[i][j]);
+      if (setflag[i][j]) stored_kind(i, j) = ContactLawWords::state_kind(law[i][j]);
 }
 
 bigint PairGranularExact::contacts_held() const
@@ -1000,7 +993,7 @@ double PairGranularExact::init_one(int i, int j)
     if (setflag[i][i] == 0 || setflag[j][j] == 0)
       error->all(FLERR, "Pair granular/exact: no pair_coeff for types {} {} and none to mix from",
                  i, j);
-    law[i][j] = law[j][i] = mix_laws(law[i][i], law[j][j]);
+    law[i][j] = law[j][i] = ContactLawWords(lmp).mix(law[i][i], law[j][j]);
   }
   law[j][i] = law[i][j];
 

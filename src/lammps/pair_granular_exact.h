@@ -42,17 +42,10 @@ class PairGranularExact : public Pair {
 #endif
 
   // one type pair's contact law, as given by pair_coeff (or mixed): the plain law struct the
-  // kernels take (src/contact/contact_law.hpp)
+  // kernels take (src/contact/contact_law.hpp), read and mixed by ContactLawWords
   using Law = ge::ContactLaw;
-  // the contact law of words arg[first, narg) (pair_coeff grammar); `context` names the command
-  // in error messages. Also read by fix wall/gran/exact.
-  Law parse_law(int narg, char **arg, int first,
-                const char *context = "pair_coeff for granular/exact");
   // the law is `tangential coulomb` (its friction is solved by the friction fix)
   static bool is_coulomb(const Law &lw) { return ge::is_coulomb(lw); }
-  // Which per-contact state a law keeps (laws of one kind read each other's: classic and
-  // refined; every catalogue model, an hls normal force and the Yade moments have their own).
-  static int state_kind(const Law &lw);
   // For the history stores: a neighbour build keeps only the contacts that touch, so one that
   // ended since the last force evaluation is dropped before the force loop sees it end. The
   // stores call work_before_build() in pre_exchange() and work_after_build() at the end of
@@ -152,18 +145,7 @@ class PairGranularExact : public Pair {
   const double *stored_state(int i, int slot) const;
   void single_jaeger(int p, int q, const Law &lw, const double *state, double rsq,
                      double &fforce);
-  class CoeffReader;
-  void parse_normal(CoeffReader &in, Law &lw);
-  void parse_damping(CoeffReader &in, Law &lw);
-  void parse_tangential(CoeffReader &in, Law &lw);
-  void parse_catalogue_tangential(CoeffReader &in, Law &lw, const std::string &model);
-  void check_catalogue_law(CoeffReader &in, Law &lw);
-  void parse_yade_spring(CoeffReader &in, Law &lw, bool rolling);
-  void parse_coulomb_options(CoeffReader &in, Law &lw);
-
   bool any_law(int tangential) const;
-  Law mix_laws(const Law &a, const Law &b) const;
-  Law mix_catalogue(const Law &a, const Law &b) const;
   // geometry of a touching pair (i, j): branch vector, distance, contact-point radii
   struct PairGeometry {
     ge::Vec3 dx;

@@ -102,7 +102,8 @@ TEST(DeckRestartFormat, OtherFormatsAndLayoutsStopWithAnError)
                                  "fields) = (2, 0, 12,"));
 
   write_file("fields.restart", with_int(layout + 6 * sizeof(int), 7));
-  EXPECT_THAT(error_reading("fields.restart"), testing::HasSubstr("is not this build's (2, 0, 11,"));
+  EXPECT_THAT(error_reading("fields.restart"),
+              testing::HasSubstr("is not this build's (2, 0, 11,"));
 }
 
 // The laws come back field by field: seven spheres touching with six laws (refined with its
@@ -124,10 +125,12 @@ set             group all density 2500
 velocity        all set 0.01 0.002 0
 set             atom 1 omega 300 100 200
 pair_style      granular/exact history compact
-pair_coeff      1 1 hooke 2e5 damping viscous 0.02 0.01 tangential refined 1.6e5 0.4 onset no twirl yes
+pair_coeff      1 1 hooke 2e5 damping viscous 0.02 0.01 tangential refined 1.6e5 0.4 &
+                onset no twirl yes
 pair_coeff      1 2 hooke 2e5 tangential classic 1.6e5 0.3
 pair_coeff      2 2 hertz 7e10 0.25 tangential jaeger 0.4 capacity 8
-pair_coeff      1 3 hertz 7e10 0.25 tangential dd 0.5 rolling yade beta 0.3 eta 0.05 twisting yade kr 0.01 eta 0.1
+pair_coeff      1 3 hertz 7e10 0.25 tangential dd 0.5 rolling yade beta 0.3 eta 0.05 &
+                twisting yade kr 0.01 eta 0.1
 pair_coeff      2 3 hertz 7e10 0.25 damping tsuji en 0.7 tangential tti 0.5
 pair_coeff      3 3 hls 2e5 0.8 tangential walton_braun 1.5e5 0.3
 fix             integrate all nve/sphere

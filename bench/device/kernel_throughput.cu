@@ -7,7 +7,8 @@
 // choice it must make (state per contact in one block, or each state entry in its own array).
 //
 // Usage: kernel_throughput [contacts (default 4194304)] [steps (default 50)]
-// Build:  nvcc -std=c++17 -O3 -arch=sm_90 -I src -o kernel_throughput bench/device/kernel_throughput.cu
+// Build:  nvcc -std=c++17 -O3 -arch=sm_90 -I src -o kernel_throughput \
+//             bench/device/kernel_throughput.cu
 // (bench/device/run.sh builds it and the device check together; bench/README.md has figures.)
 #include "../../unittest/device/contact_scenarios.cuh"
 
@@ -63,7 +64,8 @@ struct Data {
 template <int S, Layout L> struct StateAccess {
   GE_INLINE static void load(const Data &d, int c, double *s)
   {
-    for (int m = 0; m < S; m++) s[m] = L == BLOCK ? d.state[(size_t) c * S + m] : d.state[(size_t) m * d.n + c];
+    for (int m = 0; m < S; m++)
+      s[m] = L == BLOCK ? d.state[(size_t) c * S + m] : d.state[(size_t) m * d.n + c];
   }
   GE_INLINE static void save(const Data &d, int c, const double *s)
   {

@@ -72,10 +72,12 @@ template <class T> void set_field(T &x, double value)
 // The structs as visit_law_fields() knows them (x86-64 and AArch64 layouts): a member added to
 // one of them stops the build here until it is listed above and RESTART_FORMAT is raised.
 static_assert(sizeof(ge::LinearParams) == 48, "ge::LinearParams changed: update visit_law_fields");
-static_assert(sizeof(ge::JaegerMaterial) == 40, "ge::JaegerMaterial changed: update visit_law_fields");
+static_assert(sizeof(ge::JaegerMaterial) == 40,
+              "ge::JaegerMaterial changed: update visit_law_fields");
 static_assert(sizeof(ge::HertzParams) == 32, "ge::HertzParams changed: update visit_law_fields");
 static_assert(sizeof(ge::NormalParams) == 48, "ge::NormalParams changed: update visit_law_fields");
-static_assert(sizeof(ge::DampingParams) == 48, "ge::DampingParams changed: update visit_law_fields");
+static_assert(sizeof(ge::DampingParams) == 48,
+              "ge::DampingParams changed: update visit_law_fields");
 static_assert(sizeof(ge::TangentialParams) == 48,
               "ge::TangentialParams changed: update visit_law_fields");
 static_assert(sizeof(ge::YadeMomentParams) == 72,

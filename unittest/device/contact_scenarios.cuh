@@ -90,7 +90,8 @@ constexpr double kDt = 1e-6;
 
 GE_INLINE ge::LinearParams linear_law(bool refined)
 {
-  ge::LinearParams p = refined ? ge::refined_params(2e5, 1.6e5, 0.4) : ge::classic_params(2e5, 1.6e5, 0.4);
+  ge::LinearParams p =
+      refined ? ge::refined_params(2e5, 1.6e5, 0.4) : ge::classic_params(2e5, 1.6e5, 0.4);
   p.eta_n = 0.02;
   p.eta_t = 0.01;
   return p;

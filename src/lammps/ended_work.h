@@ -18,18 +18,14 @@
 namespace LAMMPS_NS {
 
 struct EndedWork {
-  double *live = nullptr;             // the pair style's [tangential work, dissipation]
   double restored[2] = {0.0, 0.0};    // from a restart file: the sum, on process 0 only
   bool have_restored = false;
 
-  // collective: sum over processes, process 0 writes [size, values]
-  void write(FILE *fp, MPI_Comm world, int me) const
+  // collective: the sum over processes of each process's `local` [tangential work,
+  // dissipation]; process 0 writes [size, values]
+  static void write(FILE *fp, MPI_Comm world, int me, const double local[2])
   {
-    double local[2] = {0.0, 0.0}, total[2];
-    if (live) {
-      local[0] = live[0];
-      local[1] = live[1];
-    }
+    double total[2];
     MPI_Allreduce(local, total, 2, MPI_DOUBLE, MPI_SUM, world);
     if (me == 0) {
       const int size = 2 * sizeof(double);
@@ -50,7 +46,6 @@ struct EndedWork {
   // hand restored totals to the pair style (once)
   void take(double *totals)
   {
-    live = totals;
     if (!have_restored) return;
     totals[0] = restored[0];
     totals[1] = restored[1];

@@ -12,7 +12,6 @@
 #include "modify.h"
 #include "neigh_list.h"
 #include "pair.h"
-#include "pair_granular_exact.h"
 #include "update.h"
 
 #include <cstring>
@@ -223,8 +222,8 @@ int FixContactHistoryExact::write_records(int atom_index, double *buf) const
 void FixContactHistoryExact::pre_exchange()
 {
   if (firstrecord == nullptr || pair == nullptr || pair->list == nullptr) return;
-  // (the work of the contacts the next build drops: PairGranularExact::work_before_build)
-  if (auto *granular = dynamic_cast<PairGranularExact *>(pair)) granular->work_before_build();
+  // (the work of the contacts the next build drops: ContactHistoryClient)
+  if (client) client->work_before_build();
   tagint *tag = atom->tag;
   const bool to_ghosts = newton_pair != 0;
   const int receivers = to_ghosts ? nall_neigh : nlocal_neigh;
@@ -348,7 +347,7 @@ void FixContactHistoryExact::post_neighbor()
       }
     }
   }
-  if (auto *granular = dynamic_cast<PairGranularExact *>(pair)) granular->work_after_build();
+  if (client) client->work_after_build();
 }
 
 // the record of a blob entry in the new pool, with EXTRA_ROOM items of headroom: a copy of the
@@ -394,7 +393,9 @@ void FixContactHistoryExact::post_run()
 void FixContactHistoryExact::write_restart(FILE *fp)
 {
   if (update->whichflag != 0) pre_exchange();
-  ended_work.write(fp, world, comm->me);
+  double local[2] = {0.0, 0.0};
+  if (client) client->ended_work(local);
+  EndedWork::write(fp, world, comm->me, local);
 }
 
 void FixContactHistoryExact::restart(char *buf)

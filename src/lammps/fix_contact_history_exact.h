@@ -36,6 +36,7 @@ FixStyle(CONTACT_HISTORY/EXACT,FixContactHistoryExact);
 #ifndef GE_FIX_CONTACT_HISTORY_EXACT_H
 #define GE_FIX_CONTACT_HISTORY_EXACT_H
 
+#include "contact_history_client.h"
 #include "ended_work.h"
 #include "fix.h"
 #include "neigh_list.h"
@@ -162,6 +163,8 @@ class FixContactHistoryExact : public Fix {
 
   int nfixed, nitem;
   EndedWork ended_work;
+  // the pair style that made this store, for the work of dropped contacts (set by it)
+  ContactHistoryClient *client = nullptr;
 
  protected:
   int newton_pair;

@@ -7,7 +7,6 @@
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
-#include "pair_granular_exact.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
@@ -25,17 +24,17 @@ void FixNeighHistoryExact::init()
   FixNeighHistory::init();
 }
 
-// around a neighbour build: the work of the contacts it drops (PairGranularExact::work_*_build)
+// around a neighbour build: the work of the contacts it drops (ContactHistoryClient)
 void FixNeighHistoryExact::pre_exchange()
 {
-  if (auto *granular = dynamic_cast<PairGranularExact *>(pair)) granular->work_before_build();
+  if (client) client->work_before_build();
   FixNeighHistory::pre_exchange();
 }
 
 void FixNeighHistoryExact::post_neighbor()
 {
   FixNeighHistory::post_neighbor();
-  if (auto *granular = dynamic_cast<PairGranularExact *>(pair)) granular->work_after_build();
+  if (client) client->work_after_build();
 }
 
 bigint FixNeighHistoryExact::entries_held() const
@@ -51,7 +50,9 @@ void FixNeighHistoryExact::write_restart(FILE *fp)
   // per-neighbour values; between runs post_run() has done it already
   if (update->whichflag != 0) pre_exchange();
 
-  ended_work.write(fp, world, comm->me);
+  double local[2] = {0.0, 0.0};
+  if (client) client->ended_work(local);
+  EndedWork::write(fp, world, comm->me, local);
 }
 
 void FixNeighHistoryExact::restart(char *buf)

@@ -24,6 +24,7 @@ FixStyle(NEIGH_HISTORY/EXACT,FixNeighHistoryExact);
 #ifndef GE_FIX_NEIGH_HISTORY_EXACT_H
 #define GE_FIX_NEIGH_HISTORY_EXACT_H
 
+#include "contact_history_client.h"
 #include "ended_work.h"
 #include "fix_neigh_history.h"
 
@@ -41,6 +42,8 @@ class FixNeighHistoryExact : public FixNeighHistory {
   void restart(char *) override;
 
   EndedWork ended_work;
+  // the pair style that made this store, for the work of dropped contacts (set by it)
+  ContactHistoryClient *client = nullptr;
 };
 
 }    // namespace LAMMPS_NS

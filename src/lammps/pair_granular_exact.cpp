@@ -343,6 +343,12 @@ void PairGranularExact::work_before_build()
   if (listed_before_valid) listed_work(listed_before);
 }
 
+void PairGranularExact::ended_work(double work[2]) const
+{
+  work[0] = ended[0];
+  work[1] = ended[1];
+}
+
 void PairGranularExact::work_after_build()
 {
   if (!listed_before_valid) return;
@@ -857,23 +863,25 @@ void PairGranularExact::create_history_fix()
         : fmt::format("{} all NEIGH_HISTORY/EXACT {}", id_history, int(ge::LINEAR_HISTORY_SIZE));
     fix = modify->replace_fix(id_history + "_DUMMY", cmd, 1);
   }
-  EndedWork *ended_work = nullptr;
+  EndedWork *restored = nullptr;
   if (history_mode == HISTORY_COMPACT) {
     fix_compact = dynamic_cast<FixContactHistoryExact *>(fix);
     if (fix_compact) {
       fix_compact->pair = this;
-      ended_work = &fix_compact->ended_work;
+      fix_compact->client = this;
+      restored = &fix_compact->ended_work;
     }
   } else {
     fix_neigh = dynamic_cast<FixNeighHistoryExact *>(fix);
     if (fix_neigh) {
       fix_neigh->pair = this;
-      ended_work = &fix_neigh->ended_work;
+      fix_neigh->client = this;
+      restored = &fix_neigh->ended_work;
     }
   }
-  if (ended_work == nullptr)
+  if (restored == nullptr)
     error->all(FLERR, "Pair granular/exact could not create its history fix {}", id_history);
-  ended_work->take(ended);    // totals of ended contacts from a restart file, if any
+  restored->take(ended);    // totals of ended contacts from a restart file, if any
 }
 
 /* ----------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #ifndef GE_PAIR_GRANULAR_EXACT_H
 #define GE_PAIR_GRANULAR_EXACT_H
 
+#include "contact_history_client.h"
 #include "pair.h"
 
 #include <vector>
@@ -17,7 +18,7 @@
 
 namespace LAMMPS_NS {
 
-class PairGranularExact : public Pair {
+class PairGranularExact : public Pair, public ContactHistoryClient {
   friend class FixCoulombFrictionExact;    // reads the contacts, laws and history it solves
 
  public:
@@ -46,13 +47,14 @@ class PairGranularExact : public Pair {
   using Law = ge::ContactLaw;
   // the law is `tangential coulomb` (its friction is solved by the friction fix)
   static bool is_coulomb(const Law &lw) { return ge::is_coulomb(lw); }
-  // For the history stores: a neighbour build keeps only the contacts that touch, so one that
-  // ended since the last force evaluation is dropped before the force loop sees it end. The
-  // stores call work_before_build() in pre_exchange() and work_after_build() at the end of
-  // post_neighbor(): the work the listed contacts hold before and after, whose difference is
-  // that of the dropped ones, goes to the work of ended contacts.
-  void work_before_build();
-  void work_after_build();
+  // For the history stores (ContactHistoryClient): a neighbour build keeps only the contacts
+  // that touch, so one that ended since the last force evaluation is dropped before the force
+  // loop sees it end. The stores call work_before_build() in pre_exchange() and
+  // work_after_build() at the end of post_neighbor(): the work the listed contacts hold before
+  // and after, whose difference is that of the dropped ones, goes to the work of ended contacts.
+  void work_before_build() override;
+  void work_after_build() override;
+  void ended_work(double work[2]) const override;
   // the fix that solves the friction of `tangential coulomb` (created on first use)
   class FixCoulombFrictionExact *friction_fix();
 

@@ -11,6 +11,8 @@
 #ifndef GE_ENDED_WORK_H
 #define GE_ENDED_WORK_H
 
+#include "contact_history_client.h"
+
 #include <mpi.h>
 
 #include <cstdio>
@@ -21,11 +23,12 @@ struct EndedWork {
   double restored[2] = {0.0, 0.0};    // from a restart file: the sum, on process 0 only
   bool have_restored = false;
 
-  // collective: the sum over processes of each process's `local` [tangential work,
-  // dissipation]; process 0 writes [size, values]
-  static void write(FILE *fp, MPI_Comm world, int me, const double local[2])
+  // collective: the sum over processes of each process's totals (the client's [tangential
+  // work, dissipation]; none without a client); process 0 writes [size, values]
+  static void write(FILE *fp, MPI_Comm world, int me, const ContactHistoryClient *client)
   {
-    double total[2];
+    double local[2] = {0.0, 0.0}, total[2];
+    if (client) client->ended_work(local);
     MPI_Allreduce(local, total, 2, MPI_DOUBLE, MPI_SUM, world);
     if (me == 0) {
       const int size = 2 * sizeof(double);

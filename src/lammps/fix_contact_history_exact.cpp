@@ -393,9 +393,7 @@ void FixContactHistoryExact::post_run()
 void FixContactHistoryExact::write_restart(FILE *fp)
 {
   if (update->whichflag != 0) pre_exchange();
-  double local[2] = {0.0, 0.0};
-  if (client) client->ended_work(local);
-  EndedWork::write(fp, world, comm->me, local);
+  EndedWork::write(fp, world, comm->me, client);
 }
 
 void FixContactHistoryExact::restart(char *buf)

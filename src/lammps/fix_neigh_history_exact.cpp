@@ -50,9 +50,7 @@ void FixNeighHistoryExact::write_restart(FILE *fp)
   // per-neighbour values; between runs post_run() has done it already
   if (update->whichflag != 0) pre_exchange();
 
-  double local[2] = {0.0, 0.0};
-  if (client) client->ended_work(local);
-  EndedWork::write(fp, world, comm->me, local);
+  EndedWork::write(fp, world, comm->me, client);
 }
 
 void FixNeighHistoryExact::restart(char *buf)

@@ -449,8 +449,8 @@ GE_INLINE void jaeger_frame_init(double q[4], const Vec3 &n)
 // so the local force is unchanged to round-off however many steps. The tilt starts from the
 // frame's own normal after the twist, not from n_old: then R(q) e3 = n_new to round-off after
 // every update whatever n_old the caller passes, and no error accumulates.
-GE_INLINE void jaeger_frame_update(double q[4], const Vec3 &n_old, const Vec3 &n_new,
-                                   const Vec3 &mean_rotation)
+GE_FORCE_INLINE void jaeger_frame_update(double q[4], const Vec3 &n_old, const Vec3 &n_new,
+                                         const Vec3 &mean_rotation)
 {
   using jaeger_detail::quat_mul;
   using jaeger_detail::quat_normalize;
@@ -531,8 +531,8 @@ GE_INLINE bool on_cone(const double T[2], double mu, double N)
 // the stored force turns with the frame, so a rigid rotation leaves it unchanged); all zero = new
 // contact. A new contact starts with a frame from its normal, an empty history, T = 0, and is
 // then driven by the full tangential half-shift of its first step (notes: Jaeger history).
-GE_INLINE void jaeger_contact_step(const JaegerMaterial &m, const JaegerInput &in,
-                                   double state[6], JaegerHistory &h, JaegerResult &r)
+GE_FORCE_INLINE void jaeger_contact_step(const JaegerMaterial &m, const JaegerInput &in,
+                                         double state[6], JaegerHistory &h, JaegerResult &r)
 {
   r = JaegerResult();
   double *q = state, *T = state + 4;

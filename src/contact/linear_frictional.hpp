@@ -369,7 +369,8 @@ GE_INLINE void linear_current_force(const LinearParams &p, const LinearStep &s, 
 }
 
 // Advance one contact by one step. h: history (LINEAR_HISTORY_SIZE doubles), updated in place.
-GE_INLINE void linear_step(const LinearParams &p, const LinearStep &s, double *h, LinearResult &r)
+GE_FORCE_INLINE void linear_step(const LinearParams &p, const LinearStep &s, double *h,
+                                 LinearResult &r)
 {
   using namespace detail;
   r = LinearResult();

@@ -14,6 +14,7 @@
 #include "pair_granular_exact.h"
 
 #include "contact_law_io.h"
+#include "pair_granular_exact_bodies.h"
 
 #include "an_atom_where.h"
 #include "atom.h"
@@ -159,67 +160,9 @@ ge::LinearStep PairGranularExact::contact_step(int i, int j, const PairGeometry 
                                   g.ri * wi + g.rj * wj, 0.5 * (wi + wj), dt);
 }
 
-/* ----------------------------------------------------------------------
-   the pair (i, j) as the contact laws see it (src/contact/contact_law.hpp): i is body i, the
-   normal points from j to i, dx = x_i - x_j. The effective radius and mass only where the law
-   reads them.
-------------------------------------------------------------------------- */
-
-ge::ContactBodies PairGranularExact::bodies_of(int i, int j, const Vec3 &dx, double rsq,
-                                               const Law &lw, bool advance) const
-{
-  const double *radius = atom->radius;
-  ge::ContactBodies b;
-  const double r = std::sqrt(rsq);
-  b.normal = (1.0 / r) * dx;
-  b.overlap = radius[i] + radius[j] - r;
-  b.v_i = ge::vec3(atom->v[i]);
-  b.v_j = ge::vec3(atom->v[j]);
-  b.omega_i = ge::vec3(atom->omega[i]);
-  b.omega_j = ge::vec3(atom->omega[j]);
-  // contact point at the middle of the overlap: for a rigid-body motion of the pair the two
-  // contact points then move together and the tangential movement is exactly zero
-  b.r_i = radius[i] - 0.5 * b.overlap;
-  b.r_j = radius[j] - 0.5 * b.overlap;
-  b.radius_i = radius[i];
-  b.radius_j = radius[j];
-  if (lw.tangential == TANGENTIAL_CATALOGUE || lw.tangential == TANGENTIAL_JAEGER)
-    b.rbar = ge::effective_radius(radius[i], radius[j]);
-  if (lw.tangential == TANGENTIAL_CATALOGUE) b.mbar = catalogue_mass(i, j);
-  b.dt = update->dt;
-  b.advance = advance;
-  return b;
-}
-
-// the forces and torques of a contact step on i and (where this process applies them) on j
-void PairGranularExact::apply_contact(int i, int j, const ge::ContactResult &r, const Vec3 &dx)
-{
-  add_pair_force(i, j, r.force_i, dx);
-  const bool on_j = force->newton_pair || j < atom->nlocal;
-  double **torque = atom->torque;
-  torque[i][0] += r.torque_i.x;
-  torque[i][1] += r.torque_i.y;
-  torque[i][2] += r.torque_i.z;
-  if (on_j) {
-    torque[j][0] += r.torque_j.x;
-    torque[j][1] += r.torque_j.y;
-    torque[j][2] += r.torque_j.z;
-  }
-  if (ge::is_zero(r.moment)) return;
-  // the Yade moment: -M on i, +M on j
-  torque[i][0] -= r.moment.x;
-  torque[i][1] -= r.moment.y;
-  torque[i][2] -= r.moment.z;
-  if (on_j) {
-    torque[j][0] += r.moment.x;
-    torque[j][1] += r.moment.y;
-    torque[j][2] += r.moment.z;
-  }
-}
-
 // a contact's share of the global vector (see compute()): weight 1, or 1/2 on each of two
 // processes with newton off
-void PairGranularExact::tally_contact(const Law &lw, const ge::ContactResult &r,
+void PairGranularExact::tally_contact(const Law &lw, const ge::ContactResult &r, bool i_is_p,
                                       const double *state, double weight, const Vec3 &dx,
                                       double *tally) const
 {
@@ -228,7 +171,7 @@ void PairGranularExact::tally_contact(const Law &lw, const ge::ContactResult &r,
   add_contact_work(lw, state, weight, tally + 2);
   tally[4] += weight;
   tally[5] += weight * (r.sliding ? 1.0 : 0.0);
-  add_branch_force_product(weight, dx, r.force_i, tally + 6);
+  add_branch_force_product(weight, dx, i_is_p ? r.force_i : -r.force_i, tally + 6);
   tally[17] += weight * r.energy_moment;
 }
 
@@ -470,28 +413,14 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
       if (is_coulomb(lw))
         hand_to_friction(i, j, i_is_p ? b.normal : -b.normal, std::sqrt(rsq), history, lw,
                          r.fn_cap, i_is_p);
-      const ge::ContactResult on_ij = on_pair(r, i_is_p);
-      apply_contact(i, j, on_ij, dx);
+      apply_contact(i, j, r, i_is_p, dx);
 
       // the global vector is needed on the steps where compute pair (an energy compute)
       // asks for energy: tally only then
-      if (eflag_global) tally_contact(lw, on_ij, history, weight, dx, tally);
+      if (eflag_global) tally_contact(lw, r, i_is_p, history, weight, dx, tally);
     }
   }
 }
-
-// a contact step's result for the pair (i, j) of the force loop from the law's (p, q)
-ge::ContactResult PairGranularExact::on_pair(const ge::ContactResult &r, bool i_is_p)
-{
-  if (i_is_p) return r;
-  ge::ContactResult on_ij = r;
-  on_ij.force_i = -r.force_i;
-  on_ij.torque_i = r.torque_j;
-  on_ij.torque_j = r.torque_i;
-  on_ij.moment = -r.moment;
-  return on_ij;
-}
-
 
 /* ----------------------------------------------------------------------
    add weight * l (x) f of one contact, l = x_i - x_j the branch vector, f the force on i

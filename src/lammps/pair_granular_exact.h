@@ -132,7 +132,6 @@ class PairGranularExact : public Pair, public ContactHistoryClient {
                       double *tally);
   double catalogue_mass(int i, int j) const;
   ge::CatalogueStep catalogue_step_of(int i, int j, const ge::LinearStep &s, bool advance) const;
-  static ge::ContactResult on_pair(const ge::ContactResult &r, bool i_is_p);
   // single() of contact (p, q), p the atom with the lower tag: svector with the tangential force
   // on p
   void single_linear(int p, int q, const Law &lw, const double *state, double rsq,
@@ -157,8 +156,8 @@ class PairGranularExact : public Pair, public ContactHistoryClient {
   ge::LinearStep contact_step(int i, int j, const PairGeometry &g, double dt) const;
   ge::ContactBodies bodies_of(int i, int j, const ge::Vec3 &dx, double rsq, const Law &lw,
                               bool advance) const;
-  void apply_contact(int i, int j, const ge::ContactResult &r, const ge::Vec3 &dx);
-  void tally_contact(const Law &lw, const ge::ContactResult &r, const double *state,
+  void apply_contact(int i, int j, const ge::ContactResult &r, bool i_is_p, const ge::Vec3 &dx);
+  void tally_contact(const Law &lw, const ge::ContactResult &r, bool i_is_p, const double *state,
                      double weight, const ge::Vec3 &dx, double *tally) const;
   void coulomb_normal_contact(int i, int j, const ge::Vec3 &dx, double rsq, double *state,
                               const Law &lw, bool advance, double weight, double *tally);

@@ -5,6 +5,7 @@
 ------------------------------------------------------------------------- */
 
 #include "pair_granular_exact.h"
+#include "pair_granular_exact_bodies.h"
 
 #include "atom.h"
 #include "fix_contact_history_exact.h"
@@ -53,17 +54,10 @@ void PairGranularExact::jaeger_contact(int i, int j, bigint &slot, const Law &lw
   if (changes)
     slot = store->place_header<JAEGER_FIXED_SIZE>(first, history.count, history.room, fixed);
 
-  // on the pair's (i, j): the law's i is p
-  ge::ContactResult on_ij = r;
-  if (!i_is_p) {
-    on_ij.force_i = -r.force_i;
-    on_ij.torque_i = r.torque_j;
-    on_ij.torque_j = r.torque_i;
-  }
-  apply_contact(i, j, on_ij, dx);
+  apply_contact(i, j, r, i_is_p, dx);
 
   if (!eflag_global) return;
-  tally_contact(lw, on_ij, fixed, weight, dx, tally);
+  tally_contact(lw, r, i_is_p, fixed, weight, dx, tally);
   tally[15] += weight * history.count;
   tally[16] += weight;
 }

@@ -10,16 +10,14 @@
 #include "comm.h"
 #include "domain.h"
 #include "error.h"
-#include "fix_neigh_history_exact.h"
-#include "fix_wall_gran_exact.h"
-#include "region.h"
 #include "force.h"
 #include "memory.h"
 #include "modify.h"
 #include "neigh_list.h"
 #include "neighbor.h"
-#include "pair_granular_exact.h"
 #include "update.h"
+
+#include "contact/catalogue_law.hpp"    // the layout of a contact's state (CS_*, TS_CF_*)
 
 #include <cmath>
 #include <cstring>
@@ -47,6 +45,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   dissipated = 0.0;
   nmax = 0;
   ncontacts = 0;
+  sphere_tally = nullptr;
   begun = setup_step = false;
   tau = 0.0;
   total = received = nullptr;
@@ -98,7 +97,6 @@ void FixCoulombFrictionExact::init()
   if (pair == nullptr)
     error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
   sweeps_total = solves_total = 0.0;
-  walls.clear();
   if (!active) return;    // no `tangential coulomb` law (any more): nothing to solve
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR,
@@ -125,10 +123,6 @@ void FixCoulombFrictionExact::init()
       translating_bits |= ifix->groupbit;
       if (utils::strmatch(ifix->style, "/sphere")) rotating_bits |= ifix->groupbit;
     }
-  }
-  for (const auto &ifix : modify->get_fix_by_style("^wall/gran/exact")) {
-    auto *wall = dynamic_cast<FixWallGranExact *>(ifix);
-    if (wall && PairGranularExact::is_coulomb(wall->contact_law())) walls.push_back(wall);
   }
 }
 
@@ -210,20 +204,44 @@ inline ge::CoulombBody FixCoulombFrictionExact::body(int k) const
 
 // the slot for the next contact of this step: slots of earlier steps are reused as they are
 // (every field is set before use), so gathering neither zeroes nor copies a contact
-FixCoulombFrictionExact::Contact &FixCoulombFrictionExact::next_contact()
+int FixCoulombFrictionExact::next_contact()
 {
-  if (ncontacts == static_cast<int>(contacts.size())) contacts.emplace_back();
-  return contacts[ncontacts];
+  if (ncontacts == contacts.slots()) contacts.add_slot();
+  return ncontacts;
+}
+
+void FixCoulombFrictionExact::Contacts::add_slot()
+{
+  i.emplace_back();
+  j.emplace_back();
+  state.emplace_back();
+  state_sign.emplace_back();
+  c.emplace_back();
+  coupling.emplace_back();
+  relax.emplace_back();
+  force.emplace_back();
+  branch.emplace_back();
+  stick.emplace_back();
+  counted.emplace_back();
+  tally.emplace_back();
+}
+
+double FixCoulombFrictionExact::Contacts::memory_usage() const
+{
+  const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
+      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 2.0 * sizeof(ge::Vec3) + 2.0 +
+      sizeof(CoulombFrictionTally *);
+  return per_slot * static_cast<double>(i.capacity());
 }
 
 /* ----------------------------------------------------------------------
-   this step's contacts, gathered by the pair's force loop (newton on: each contact once) and
-   then here the walls'. Run setup's forces drive only the first half-kick, over dt/2; a
-   step's, the coming half-kick and the next step's first: the target is zero relative
+   this step's contacts, handed in by the pair's force loop (newton on: each contact once) and
+   then by the walls' post_force. Run setup's forces drive only the first half-kick, over dt/2;
+   a step's, the coming half-kick and the next step's first: the target is zero relative
    tangential velocity after them, at t + dt/2 (notes: Coulomb projection).
 ------------------------------------------------------------------------- */
 
-void FixCoulombFrictionExact::begin_contacts()
+void FixCoulombFrictionExact::begin_contacts(CoulombFrictionTally *pair_tally)
 {
   grow_per_atom_arrays();
   set_mobility(atom->nlocal + atom->nghost);
@@ -232,27 +250,55 @@ void FixCoulombFrictionExact::begin_contacts()
   tau = setup_step ? 0.5 * update->dt : update->dt;
   ncontacts = 0;
   local_ghost_totals = false;
+  sphere_tally = pair_tally;
   begun = true;
+}
+
+void FixCoulombFrictionExact::kick_times(double now, double &start, double &end) const
+{
+  start = update->setupflag ? now : now - 0.5 * update->dt;
+  end = now + 0.5 * update->dt;
 }
 
 void FixCoulombFrictionExact::add_sphere_contact(int i, int j, const Vec3 &normal,
                                                  double distance, double *state, double cap,
                                                  bool i_is_p)
 {
-  Contact &k = next_contact();
-  k.i = i;
-  k.j = totals_index(j);
-  k.j_atom = j;
-  k.state = state;
-  k.state_sign = i_is_p ? 1.0 : -1.0;
+  const int k = next_contact();
+  contacts.i[k] = i;
+  contacts.j[k] = totals_index(j);
+  contacts.state[k] = state;
+  contacts.state_sign[k] = i_is_p ? 1.0 : -1.0;
+  contacts.branch[k] = ge::vec3(atom->x[i]) - ge::vec3(atom->x[j]);    // (j as listed)
+  contacts.tally[k] = sphere_tally;
   if (moves_under_forces(i) || moves_under_forces(j))
-    ge::set_coulomb_sphere_contact(k.c, body(i), body(j), normal, distance, cap, tau,
+    ge::set_coulomb_sphere_contact(contacts.c[k], body(i), body(j), normal, distance, cap, tau,
                                    settings.kinematics);
   else
-    k.c = ge::CoulombContact{};    // (inv_mt 0: nothing to solve)
+    contacts.c[k] = ge::CoulombContact{};    // (inv_mt 0: nothing to solve)
   if (!start_contact(k)) return;
   ncontacts++;
-  if (k.j >= atom->nlocal) local_ghost_totals = true;
+  if (contacts.j[k] >= atom->nlocal) local_ghost_totals = true;
+}
+
+// (a wall handing in contacts while the pair has not begun the step's: nothing to solve them
+// against; solve_step() says why)
+void FixCoulombFrictionExact::add_wall_contact(const WallContact &w, CoulombFrictionTally *wall)
+{
+  if (!begun) return;
+  const int k = next_contact();
+  contacts.i[k] = w.i;
+  contacts.j[k] = -1;    // a wall: no totals of its own
+  contacts.state[k] = w.state;
+  contacts.state_sign[k] = 1.0;    // a wall contact's state is the sphere's
+  contacts.tally[k] = wall;
+  ge::CoulombContact &c = contacts.c[k];
+  ge::set_coulomb_moving_wall_contact(c, body(w.i), w.normal, w.overlap, w.normal_rate, w.v_start,
+                                      (1.0 / tau) * (w.v_end - w.v_start), w.cap, tau,
+                                      settings.kinematics);
+  // from the wall point to the centre: (R - overlap) n, with the lever rho_i = R - overlap/2
+  contacts.branch[k] = (2.0 * c.rho_i - atom->radius[w.i]) * c.normal;
+  if (start_contact(k)) ncontacts++;
 }
 
 /* ----------------------------------------------------------------------
@@ -261,124 +307,51 @@ void FixCoulombFrictionExact::add_sphere_contact(int i, int j, const Vec3 &norma
    neither body moves under forces; its friction is then zero.
 ------------------------------------------------------------------------- */
 
-bool FixCoulombFrictionExact::start_contact(Contact &k)
+bool FixCoulombFrictionExact::start_contact(int k)
 {
-  double *state = k.state;
-  k.stick = state[ge::TS_CF_SLIDING] == 0.0;
+  double *state = contacts.state[k];
+  const ge::CoulombContact &c = contacts.c[k];
+  contacts.stick[k] = state[ge::TS_CF_SLIDING] == 0.0;
   // at run setup a contact the last step solved continues that step's kick: its dissipation
   // was counted there
-  k.counted = setup_step && state[ge::TS_CF_SOLVED] != 0.0;
-  if (!(k.c.cap > 0.0) || k.c.inv_mt == 0.0) {
+  contacts.counted[k] = setup_step && state[ge::TS_CF_SOLVED] != 0.0;
+  if (!(c.cap > 0.0) || c.inv_mt == 0.0) {
     state[ge::TS_CF_FORCE] = state[ge::TS_CF_FORCE + 1] = state[ge::TS_CF_FORCE + 2] = 0.0;
     state[ge::TS_CF_SLIDING] = 1.0;
     state[ge::TS_CF_SOLVED] = 1.0;
     state[ge::CS_SLIDING - ge::CS_TANGENTIAL] = 1.0;
     return false;
   }
-  const bool wall = k.j < 0;
-  k.coupling = ge::coulomb_coupling(k.c, inv_mass[k.i], inv_inertia[k.i],
-                                    wall ? 0.0 : inv_mass[k.j], wall ? 0.0 : inv_inertia[k.j],
-                                    force->ftm2v);
-  const Vec3 stored = k.state_sign * ge::vec3(state + ge::TS_CF_FORCE);
-  if (settings.warm) k.force = ge::coulomb_warm_start(stored, k.c.normal, k.c.cap);
-  else k.force = Vec3{0, 0, 0};
+  const int i = contacts.i[k], j = contacts.j[k];
+  const bool wall = j < 0;
+  contacts.coupling[k] =
+      ge::coulomb_coupling(c, inv_mass[i], inv_inertia[i], wall ? 0.0 : inv_mass[j],
+                           wall ? 0.0 : inv_inertia[j], force->ftm2v);
+  const Vec3 stored = contacts.state_sign[k] * ge::vec3(state + ge::TS_CF_FORCE);
+  if (settings.warm) contacts.force[k] = ge::coulomb_warm_start(stored, c.normal, c.cap);
+  else contacts.force[k] = Vec3{0, 0, 0};
   return true;
-}
-
-/* ----------------------------------------------------------------------
-   the touching atoms of walls with `tangential coulomb` (the wall has stored the cap normal
-   force in its per-atom history this step)
-------------------------------------------------------------------------- */
-
-void FixCoulombFrictionExact::gather_wall_contacts()
-{
-  const int *mask = atom->mask;
-  for (int w = 0; w < static_cast<int>(walls.size()); w++) {
-    FixWallGranExact *wall = walls[w];
-    if (wall->wallstyle == FixWallGranExact::REGION) {
-      gather_region_wall_contacts(w);
-      continue;
-    }
-    const double mu = wall->contact_law().cat.tangential.mu;
-    const double shift = wall->plane_shift();
-    // the wall's motion at the time of the velocities (the half step; the full step at run
-    // setup) and at t + dt/2: its exact change over the kick
-    const double dt = update->dt, now = wall->elapsed();
-    const auto from = wall->motion_at(setup_step ? now : now - 0.5 * dt);
-    const auto to = wall->motion_at(now + 0.5 * dt);
-    for (int i = 0; i < atom->nlocal; i++) {
-      if (!(mask[i] & wall->groupbit)) continue;
-      const FixWallGranExact::Touch t = wall->touch(i, shift);
-      if (!t.touching) continue;
-      Contact &k = next_contact();
-      k.i = i;
-      k.j = -1 - w;    // a wall: which of them
-      k.state = wall->history[i] + ge::CS_TANGENTIAL;
-      k.state_sign = 1.0;    // a wall contact's state is the sphere's
-      const auto start = wall->point_motion(t, from), end = wall->point_motion(t, to);
-      ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap,
-                                          wall->normal_rate(i, t), start.velocity,
-                                          (1.0 / tau) * (end.velocity - start.velocity),
-                                          mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
-      if (start_contact(k)) ncontacts++;
-    }
-  }
-}
-
-/* ----------------------------------------------------------------------
-   the touching atoms of a region wall (the wall fix has matched each touched face to its slot
-   this step): the face moves with the region's velocity at the contact point, taken as constant
-   over the kick (exact for a region at rest or moving at constant velocity or spin), and a
-   face's normal is taken as not turning (exact on flat faces)
-------------------------------------------------------------------------- */
-
-void FixCoulombFrictionExact::gather_region_wall_contacts(int w)
-{
-  FixWallGranExact *wall = walls[w];
-  Region *region = wall->region;
-  const double mu = wall->contact_law().cat.tangential.mu;
-  const bool moving = region->dynamic_check();
-  double **x = atom->x;
-  const int *mask = atom->mask;
-  const Vec3 zero{0, 0, 0};
-  for (int i = 0; i < atom->nlocal; i++) {
-    // the wall fix has found the touched faces this step: only those atoms are asked again
-    if (!(mask[i] & wall->groupbit) || !wall->touches_region(i)) continue;
-    const int nc = region->surface(x[i][0], x[i][1], x[i][2], atom->radius[i]);
-    for (int ic = 0; ic < nc; ic++) {
-      const FixWallGranExact::Touch t = wall->region_touch(i, ic);
-      const int slot = wall->slot_of_face(i, region->contact[ic].iwall);
-      if (!t.touching || slot < 0) continue;
-      Contact &k = next_contact();
-      k.i = i;
-      k.j = -1 - w;
-      k.state = wall->history[i] + slot * ge::LINEAR_HISTORY_SIZE + ge::CS_TANGENTIAL;
-      k.state_sign = 1.0;
-      const Vec3 v_wall = wall->region_point_motion(i, ic, moving).velocity;
-      ge::set_coulomb_moving_wall_contact(k.c, body(i), t.normal, t.overlap, zero, v_wall, zero,
-                                          mu * k.state[ge::TS_CF_FN], tau, settings.kinematics);
-      if (start_contact(k)) ncontacts++;
-    }
-  }
 }
 
 // the totals of j; a wall's contact has none: its coupling to them is zero, and what it would
 // add to them goes to a scratch row
-double *FixCoulombFrictionExact::totals_of_j(const Contact &k)
+double *FixCoulombFrictionExact::totals_of_j(int k)
 {
-  return k.j >= 0 ? total[k.j] : wall_side;
+  const int j = contacts.j[k];
+  return j >= 0 ? total[j] : wall_side;
 }
 
 // the friction on i acts at the contact point; -change on j
-void FixCoulombFrictionExact::add(const Contact &k, const Vec3 &change)
+void FixCoulombFrictionExact::add(int k, const Vec3 &change)
 {
-  ge::coulomb_add_pair(k.c, total[k.i], totals_of_j(k), change);
+  ge::coulomb_add_pair(contacts.c[k], total[contacts.i[k]], totals_of_j(k), change);
 }
 
 // the rate s = v_t/tau + a_t that would remain at the contact with the current totals
-Vec3 FixCoulombFrictionExact::rate_of(const Contact &k)
+Vec3 FixCoulombFrictionExact::rate_of(int k)
 {
-  return ge::coulomb_rate(k.c, k.coupling, total[k.i], totals_of_j(k));
+  return ge::coulomb_rate(contacts.c[k], contacts.coupling[k], total[contacts.i[k]],
+                          totals_of_j(k));
 }
 
 /* ----------------------------------------------------------------------
@@ -392,9 +365,9 @@ void FixCoulombFrictionExact::count_holders()
 {
   const int nall = atom->nlocal + atom->nghost;
   for (int k = 0; k < nall; k++) holders[k] = 0.0;
-  for (const Contact &k : solved()) {
-    holders[k.i] = 1.0;
-    if (k.j >= 0) holders[k.j] = 1.0;
+  for (int k = 0; k < ncontacts; k++) {
+    holders[contacts.i[k]] = 1.0;
+    if (contacts.j[k] >= 0) holders[contacts.j[k]] = 1.0;
   }
   comm_mode = COMM_HOLDERS;
   comm->reverse_comm(this, 1);
@@ -403,12 +376,12 @@ void FixCoulombFrictionExact::count_holders()
 }
 
 // (a body that does not move under forces couples nothing: its copies do not count)
-double FixCoulombFrictionExact::relaxation(const Contact &k) const
+double FixCoulombFrictionExact::relaxation(int k) const
 {
   auto copies = [&](int a) {
     return (a >= 0 && moves_under_forces(a)) ? holders[a] : 1.0;
   };
-  const double n = std::fmax(copies(k.i), copies(k.j));
+  const double n = std::fmax(copies(contacts.i[k]), copies(contacts.j[k]));
   return n > 1.0 ? 1.0 / n : 1.0;
 }
 
@@ -448,10 +421,10 @@ double FixCoulombFrictionExact::solve()
     count_holders();
   }
   bool started = false;    // the sweeps start from the stored (warm or kept) forces
-  for (Contact &k : solved()) {
-    k.relax = ghost_totals ? relaxation(k) : 1.0;
-    if (ge::is_zero(k.force)) continue;
-    add(k, k.force);
+  for (int k = 0; k < ncontacts; k++) {
+    contacts.relax[k] = ghost_totals ? relaxation(k) : 1.0;
+    if (ge::is_zero(contacts.force[k])) continue;
+    add(k, contacts.force[k]);
     started = true;
   }
   int any_started = started ? 1 : 0, all_started = 0;
@@ -484,31 +457,35 @@ bool share_an_atom(int i1, int j1, int i2, int j2)
 }    // namespace
 
 // one contact's step of a sweep, alone; returns its change squared relative to (mu F_n)^2
-double FixCoulombFrictionExact::step_alone(Contact &k)
+double FixCoulombFrictionExact::step_alone(int k)
 {
-  double force[3] = {k.force.x, k.force.y, k.force.z};
-  const double relative2 = ge::coulomb_sweep_step(ge::coulomb_sweep_terms(k.c, k.coupling),
-                                                  k.relax, force, total[k.i], totals_of_j(k),
-                                                  k.stick);
-  k.force = Vec3{force[0], force[1], force[2]};
+  const Vec3 &f = contacts.force[k];
+  double force[3] = {f.x, f.y, f.z};
+  bool stick = contacts.stick[k] != 0;
+  const double relative2 =
+      ge::coulomb_sweep_step(ge::coulomb_sweep_terms(contacts.c[k], contacts.coupling[k]),
+                             contacts.relax[k], force, total[contacts.i[k]], totals_of_j(k), stick);
+  contacts.force[k] = Vec3{force[0], force[1], force[2]};
+  contacts.stick[k] = stick;
   return relative2;
 }
 
 // the steps of two contacts that share no atom, at once (ge::Lanes2): the same as one after the
 // other; returns the larger change squared relative to (mu F_n)^2. Where the compiler has no
 // two-lane vectors (nvcc compiling this file for a KOKKOS CUDA build), one after the other.
-double FixCoulombFrictionExact::step_together(Contact &a, Contact &b)
+double FixCoulombFrictionExact::step_together(int a, int b)
 {
 #if !GE_HAVE_LANES2
   const double relative2_a = step_alone(a), relative2_b = step_alone(b);
   return relative2_a > relative2_b ? relative2_a : relative2_b;
 #else
   auto lanes = [](double x, double y) { return ge::Lanes2{x, y}; };
-  const ge::CoulombSweepTerms<ge::Lanes2> t = ge::coulomb_sweep_lanes(
-      ge::coulomb_sweep_terms(a.c, a.coupling), ge::coulomb_sweep_terms(b.c, b.coupling));
-  ge::Lanes2 force[3] = {lanes(a.force.x, b.force.x), lanes(a.force.y, b.force.y),
-                         lanes(a.force.z, b.force.z)};
-  double *total_i[2] = {total[a.i], total[b.i]};
+  const ge::CoulombSweepTerms<ge::Lanes2> t =
+      ge::coulomb_sweep_lanes(ge::coulomb_sweep_terms(contacts.c[a], contacts.coupling[a]),
+                              ge::coulomb_sweep_terms(contacts.c[b], contacts.coupling[b]));
+  const Vec3 &fa = contacts.force[a], &fb = contacts.force[b];
+  ge::Lanes2 force[3] = {lanes(fa.x, fb.x), lanes(fa.y, fb.y), lanes(fa.z, fb.z)};
+  double *total_i[2] = {total[contacts.i[a]], total[contacts.i[b]]};
   double *total_j[2] = {totals_of_j(a), totals_of_j(b)};
   ge::Lanes2 ti[6], tj[6];
   for (int m = 0; m < 6; m++) {
@@ -517,16 +494,16 @@ double FixCoulombFrictionExact::step_together(Contact &a, Contact &b)
   }
   ge::LaneMask2 stick;
   const ge::Lanes2 relative2 =
-      ge::coulomb_sweep_step(t, lanes(a.relax, b.relax), force, ti, tj, stick);
+      ge::coulomb_sweep_step(t, lanes(contacts.relax[a], contacts.relax[b]), force, ti, tj, stick);
   for (int lane = 0; lane < 2; lane++)
     for (int m = 0; m < 6; m++) {
       total_i[lane][m] = ti[m][lane];
       total_j[lane][m] = tj[m][lane];
     }
-  a.force = Vec3{force[0][0], force[1][0], force[2][0]};
-  b.force = Vec3{force[0][1], force[1][1], force[2][1]};
-  a.stick = stick[0] != 0;
-  b.stick = stick[1] != 0;
+  contacts.force[a] = Vec3{force[0][0], force[1][0], force[2][0]};
+  contacts.force[b] = Vec3{force[0][1], force[1][1], force[2][1]};
+  contacts.stick[a] = stick[0] != 0;
+  contacts.stick[b] = stick[1] != 0;
   return relative2[0] > relative2[1] ? relative2[0] : relative2[1];
 #endif
 }
@@ -545,13 +522,12 @@ double FixCoulombFrictionExact::sweep()
   };
   const int half = (ncontacts + 1) / 2;
   for (int first = 0; first < half; first++) {
-    Contact &a = contacts[first];
-    if (first + half >= ncontacts) {
+    const int a = first, b = first + half;
+    if (b >= ncontacts) {
       take(step_alone(a));
       continue;
     }
-    Contact &b = contacts[first + half];
-    if (share_an_atom(a.i, a.j, b.i, b.j)) {
+    if (share_an_atom(contacts.i[a], contacts.j[a], contacts.i[b], contacts.j[b])) {
       take(step_alone(a));
       take(step_alone(b));
     } else {
@@ -568,7 +544,7 @@ double FixCoulombFrictionExact::sweep()
 void FixCoulombFrictionExact::finish(int vflag)
 {
   const int nlocal = atom->nlocal;
-  double **f = atom->f, **torque = atom->torque, **x = atom->x;
+  double **f = atom->f, **torque = atom->torque;
   const int *mask = atom->mask;
   // the dissipation of a step, over the owned atoms (f and torque still hold the forces without
   // the friction); run setup's is counted contact by contact, since it leaves out the contacts
@@ -582,37 +558,25 @@ void FixCoulombFrictionExact::finish(int vflag)
 
   v_init(vflag);
   n_contacts = n_stuck = max_stuck_slip = dissipation_rate = 0.0;
-  // on the steps the pair tallies its global vector, its contact stress includes the friction
-  // (its dissipated work does not: that of the friction is this fix's scalar)
-  const bool pair_tallies = pair->eflag_global != 0;
-  for (const Contact &k : solved()) {
-    ge::store(k.state_sign * k.force, k.state + ge::TS_CF_FORCE);
-    k.state[ge::TS_CF_SLIDING] = k.stick ? 0.0 : 1.0;
-    k.state[ge::TS_CF_SOLVED] = 1.0;
-    k.state[ge::CS_SLIDING - ge::CS_TANGENTIAL] = k.stick ? 0.0 : 1.0;
-    n_contacts += 1.0;
-    if (k.stick) {
-      n_stuck += 1.0;
-      // (squared: one root at the end gives the same largest norm, the root being monotonic)
-      max_stuck_slip = std::fmax(max_stuck_slip, ge::dot(k.c.v_t, k.c.v_t));
-    }
-    if (setup_step && !k.counted)
-      dissipation += ge::coulomb_step_dissipation(k.c, k.force, rate_of(k), tau);
-    if (k.j < 0) {    // a wall's friction: the wall fix's outputs, no pair stress
-      // (the wall's own motion, which the sum over atoms leaves out)
-      if (!setup_step)
-        dissipation += ge::coulomb_wall_dissipation(k.c, k.force, ge::vec3(atom->v[k.i]),
-                                                    ge::vec3(atom->omega[k.i]), tau);
-      add_to_wall(k);
-      continue;
-    }
-    const Vec3 l = ge::vec3(x[k.i]) - ge::vec3(x[k.j_atom]);    // branch vector, force on i
-    if (pair_tallies) pair->add_branch_force_product(1.0, l, k.force, pair->pvector + 6);
-    if (vflag_global) {
-      const double w[6] = {l.x * k.force.x, l.y * k.force.y, l.z * k.force.z,
-                           l.x * k.force.y, l.x * k.force.z, l.y * k.force.z};
-      for (int m = 0; m < 6; m++) virial[m] += w[m];
-    }
+  for (int k = 0; k < ncontacts; k++) {
+    store_result(k);
+    const ge::CoulombContact &c = contacts.c[k];
+    const Vec3 &force_on_i = contacts.force[k], &l = contacts.branch[k];
+    const int i = contacts.i[k];
+    if (setup_step && !contacts.counted[k])
+      dissipation += ge::coulomb_step_dissipation(c, force_on_i, rate_of(k), tau);
+    // (the wall's own motion, which the sum over atoms leaves out)
+    if (contacts.j[k] < 0 && !setup_step)
+      dissipation += ge::coulomb_wall_dissipation(c, force_on_i, ge::vec3(atom->v[i]),
+                                                  ge::vec3(atom->omega[i]), tau);
+    // the owner's outputs: the pair's contact stress (on the steps it tallies its global
+    // vector; its dissipated work leaves the friction out: that is this fix's scalar), a wall's
+    // force on the group and virial
+    if (contacts.tally[k]) contacts.tally[k]->tally_friction(i, l, force_on_i);
+    if (contacts.j[k] < 0 || !vflag_global) continue;    // (a wall's virial is the wall's)
+    const double w[6] = {l.x * force_on_i.x, l.y * force_on_i.y, l.z * force_on_i.z,
+                         l.x * force_on_i.y, l.x * force_on_i.z, l.y * force_on_i.z};
+    for (int m = 0; m < 6; m++) virial[m] += w[m];
   }
   max_stuck_slip = std::sqrt(max_stuck_slip);
   dissipated += dissipation;
@@ -639,18 +603,22 @@ double FixCoulombFrictionExact::dissipation_by_atoms() const
   return sum;
 }
 
-// the friction of wall contact k in its wall fix's force on the group and in its virial (when
-// the wall fix has fix_modify virial yes)
-void FixCoulombFrictionExact::add_to_wall(const Contact &k)
+// contact k's friction into its history: the force on the atom with the lower tag, whether it
+// sticks; and into the counts of the outputs
+void FixCoulombFrictionExact::store_result(int k)
 {
-  FixWallGranExact *wall = walls[-1 - k.j];
-  wall->totals[0] += k.force.x;
-  wall->totals[1] += k.force.y;
-  wall->totals[2] += k.force.z;
-  if (!wall->evflag) return;
-  // from the wall point to the centre: (R - overlap) n, with the lever rho_i = R - overlap/2
-  const double gap = 2.0 * k.c.rho_i - atom->radius[k.i];
-  wall->tally_virial(k.i, gap * k.c.normal, k.force);
+  double *state = contacts.state[k];
+  const bool stick = contacts.stick[k] != 0;
+  ge::store(contacts.state_sign[k] * contacts.force[k], state + ge::TS_CF_FORCE);
+  state[ge::TS_CF_SLIDING] = stick ? 0.0 : 1.0;
+  state[ge::TS_CF_SOLVED] = 1.0;
+  state[ge::CS_SLIDING - ge::CS_TANGENTIAL] = stick ? 0.0 : 1.0;
+  n_contacts += 1.0;
+  if (!stick) return;
+  n_stuck += 1.0;
+  // (squared: one root at the end gives the same largest norm, the root being monotonic)
+  const Vec3 &v_t = contacts.c[k].v_t;
+  max_stuck_slip = std::fmax(max_stuck_slip, ge::dot(v_t, v_t));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -681,7 +649,6 @@ void FixCoulombFrictionExact::solve_step(int vflag)
                "step)",
                id);
   begun = false;
-  gather_wall_contacts();
   residual = solve();
   finish(vflag);
 }
@@ -800,5 +767,5 @@ double FixCoulombFrictionExact::memory_usage()
 {
   // total, received (6 each), inv_mass, inv_inertia, holders per atom; owner process and index
   return (double) nmax * (6 + 6 + 3) * sizeof(double) + (double) nmax * 2 * sizeof(int) +
-      (double) contacts.capacity() * sizeof(Contact);
+      contacts.memory_usage();
 }

@@ -5,9 +5,12 @@
    history holds every contact's friction state.
 
    In post_force (all other forces known; v, omega at the half step) it solves the friction
-   of every coulomb contact (those of sphere pairs gathered by the pair's force loop, those
-   of walls here) by projected Gauss-Seidel sweeps (notes: Coulomb sweeps), with per-atom totals
-   of force and torque forwarded to ghosts and ghost increments reversed in every sweep.
+   of every coulomb contact by projected Gauss-Seidel sweeps (notes: Coulomb sweeps), with
+   per-atom totals of force and torque forwarded to ghosts and ghost increments reversed in
+   every sweep. The contacts are handed in by their owners before that, in the same step: those
+   of sphere pairs by the pair's force loop, those of walls by each wall fix's post_force (the
+   walls come before this fix in the fix list). After the solve each owner is told the friction
+   of its contacts (CoulombFrictionTally), for its own outputs.
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -19,6 +22,7 @@ FixStyle(COULOMB_FRICTION/EXACT,FixCoulombFrictionExact);
 #ifndef GE_FIX_COULOMB_FRICTION_EXACT_H
 #define GE_FIX_COULOMB_FRICTION_EXACT_H
 
+#include "coulomb_friction_tally.h"
 #include "fix.h"
 
 #include "contact/coulomb_constraint.hpp"
@@ -47,12 +51,32 @@ class FixCoulombFrictionExact : public Fix {
 
   // Gathering the contacts of sphere pairs is done in the pair's force loop, where each touching
   // contact's geometry is at hand (positions and velocities do not change before post_force):
-  // the pair starts a step's contacts, then adds every touching coulomb contact of two spheres
+  // the pair starts a step's contacts, naming who is told their friction (nullptr: nobody, the
+  // pair tallies no outputs this step), then adds every touching coulomb contact of two spheres
   // (n from j to i, the distance of the centres, its friction state, mu F_n; the state holds
   // the friction force on the atom with the lower tag: on i if i_is_p, else on j).
-  void begin_contacts();
+  void begin_contacts(CoulombFrictionTally *pair_tally);
   void add_sphere_contact(int i, int j, const ge::Vec3 &normal, double distance, double *state,
                           double cap, bool i_is_p);
+
+  // A touching coulomb contact of atom i with a wall, handed in by the wall's post_force after
+  // it has stored the contact's cap normal force (the walls run after the pair, before this fix)
+  struct WallContact {
+    int i;
+    ge::Vec3 normal;         // unit normal from the wall to the atom
+    double overlap;
+    ge::Vec3 normal_rate;    // how fast the normal turns (0 on a plane)
+    // the velocity of the wall's material point at the contact at the start and the end of the
+    // kick (kick_times()); its change over the kick is taken as uniform
+    ge::Vec3 v_start, v_end;
+    double cap;              // mu F_n
+    double *state;           // the tangential part of the contact's history (the sphere's side)
+  };
+  void add_wall_contact(const WallContact &w, CoulombFrictionTally *wall);
+  // the kick over which the friction brings this step's contacts to rest, as times of a clock
+  // that reads `now` at the current positions: from that of the velocities (the half step; the
+  // full step at run setup) to t + dt/2 (notes: Coulomb projection)
+  void kick_times(double now, double &start, double &end) const;
 
   class PairGranularExact *pair;
   bool active;          // some law (pair or wall) uses `tangential coulomb`
@@ -60,35 +84,35 @@ class FixCoulombFrictionExact : public Fix {
   double dissipated;    // energy dissipated by the friction on this process since creation
 
  private:
-  struct Contact {
-    int i;
-    int j;                  // whose totals take the friction on the partner: the partner, or
-                            // the atom it is a periodic image of where that is owned here;
-                            // j < 0: a wall, walls[-1 - j]
-    int j_atom;             // the partner as the pair listed it (its position: the branch)
-    double *state;          // the tangential part of the contact's history (force on p, ...)
-    double state_sign;      // +1: p is i (the stored force is the force on i), -1: p is j
-    ge::CoulombContact c;
-    ge::CoulombCoupling coupling;
-    double relax;           // the share of its change a sweep applies (relaxation())
-    ge::Vec3 force;         // the current friction force on i
-    bool stick;
-    bool counted;           // run setup: the last step counted this kick's dissipation
+  // This step's contacts as an index-based structure of arrays, contact k at index k of each
+  // array (the sweeps walk them by index; a device variant sweeps the same arrays). Slots of
+  // earlier steps are kept and reused (every field is set before use).
+  struct Contacts {
+    std::vector<int> i;
+    // whose totals take the friction on the partner: the partner, or the atom it is a periodic
+    // image of where that is owned here; < 0: a wall
+    std::vector<int> j;
+    std::vector<double *> state;       // the tangential part of the contact's history
+    std::vector<double> state_sign;    // +1: the stored force is the force on i, -1: on j
+    std::vector<ge::CoulombContact> c;
+    std::vector<ge::CoulombCoupling> coupling;
+    std::vector<double> relax;         // the share of its change a sweep applies (relaxation())
+    std::vector<ge::Vec3> force;       // the current friction force on i
+    std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
+    std::vector<char> stick;
+    std::vector<char> counted;         // run setup: the last step counted this kick's dissipation
+    std::vector<CoulombFrictionTally *> tally;    // who is told the friction (may be nullptr)
+    int slots() const { return static_cast<int>(i.size()); }
+    void add_slot();
+    double memory_usage() const;
   };
-  std::vector<Contact> contacts;    // slots; the first ncontacts are this step's
-  int ncontacts;
+  Contacts contacts;
+  int ncontacts;          // the first ncontacts slots are this step's
+  CoulombFrictionTally *sphere_tally;    // who is told the friction of sphere pairs this step
   bool begun;             // the pair has begun this step's contacts (begin_contacts)
   bool setup_step;        // they are run setup's: solved for the first half-kick
   double tau;             // the time over which they are brought to rest (the step; half of
                           // it at run setup)
-  struct ContactRange {
-    Contact *first, *last;
-    Contact *begin() const { return first; }
-    Contact *end() const { return last; }
-  };
-  // the contacts being solved this step
-  ContactRange solved() { return {contacts.data(), contacts.data() + ncontacts}; }
-  std::vector<class FixWallGranExact *> walls;    // wall/gran/exact fixes with coulomb
 
   int nmax;
   double **total;         // per atom (owned and ghost): force 0..2, torque 3..5
@@ -120,24 +144,22 @@ class FixCoulombFrictionExact : public Fix {
   int totals_index(int j) const;
   ge::CoulombBody body(int k) const;
   bool moves_under_forces(int k) const { return inv_mass[k] > 0.0 || inv_inertia[k] > 0.0; }
-  Contact &next_contact();
+  int next_contact();
   void solve_step(int vflag);
-  void gather_wall_contacts();
-  void gather_region_wall_contacts(int w);
-  bool start_contact(Contact &k);
-  double *totals_of_j(const Contact &k);
-  ge::Vec3 rate_of(const Contact &k);
+  bool start_contact(int k);
+  double *totals_of_j(int k);
+  ge::Vec3 rate_of(int k);
   double solve();
   double sweep();
-  double step_alone(Contact &k);
-  double step_together(Contact &a, Contact &b);
-  void add(const Contact &k, const ge::Vec3 &change);
+  double step_alone(int k);
+  double step_together(int a, int b);
+  void add(int k, const ge::Vec3 &change);
   void exchange_totals();
   void count_holders();
-  double relaxation(const Contact &k) const;
+  double relaxation(int k) const;
   void finish(int vflag);
+  void store_result(int k);
   double dissipation_by_atoms() const;
-  void add_to_wall(const Contact &k);
 };
 
 }    // namespace LAMMPS_NS

@@ -10,6 +10,7 @@
 #include "contact_law_words.h"
 #include "domain.h"
 #include "error.h"
+#include "fix_coulomb_friction_exact.h"
 #include "force.h"
 #include "math_const.h"
 #include "memory.h"
@@ -347,6 +348,8 @@ void FixWallGranExact::init()
 {
   pair = dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1));
   if (!pair) error->all(FLERR, "Fix wall/gran/exact needs pair granular/exact");
+  // (the pair's init, which places the friction fix, comes before the fixes')
+  friction = PairGranularExact::is_coulomb(law) ? pair->active_friction_fix() : nullptr;
   // (a wiggle of a few steps per period is not resolved: the wall jumps from step to step)
   const double steps_per_period =
       motion == MOTION_WIGGLE ? 2.0 * MY_PI / (angular_frequency * update->dt) : INFINITY;
@@ -492,6 +495,38 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
   totals[6] += r.energy_moment;
 }
 
+/* ----------------------------------------------------------------------
+   `tangential coulomb`: the friction of the wall's contacts is solved by the friction fix after
+   all forces, from the wall point's velocity at the start and end of its kick (which at run
+   setup starts at the full step, not the half step); each contact is handed to it with the cap
+   normal force contact() has just stored
+------------------------------------------------------------------------- */
+
+FixWallGranExact::Kick FixWallGranExact::friction_kick() const
+{
+  double start, end;
+  friction->kick_times(elapsed(), start, end);
+  return Kick{motion_at(start), motion_at(end)};
+}
+
+void FixWallGranExact::hand_to_friction(int i, int slot, const Touch &t, const Vec3 &v_start,
+                                        const Vec3 &v_end)
+{
+  double *state = history[i] + slot * HISTORY + ge::CS_TANGENTIAL;
+  const double cap = law.cat.tangential.mu * state[ge::TS_CF_FN];
+  const FixCoulombFrictionExact::WallContact w{i, t.normal, t.overlap, normal_rate(i, t),
+                                               v_start, v_end, cap, state};
+  friction->add_wall_contact(w, this);
+}
+
+void FixWallGranExact::tally_friction(int i, const Vec3 &branch, const Vec3 &force_on_i)
+{
+  totals[0] += force_on_i.x;
+  totals[1] += force_on_i.y;
+  totals[2] += force_on_i.z;
+  if (evflag) tally_virial(i, branch, force_on_i);
+}
+
 // the force and torque of a wall contact on atom i, into the atom, the wall's totals and (with
 // fix_modify virial yes) its virial
 void FixWallGranExact::apply_wall_force(int i, const Touch &t, const Vec3 &force_on_i,
@@ -543,6 +578,7 @@ void FixWallGranExact::post_force(int vflag)
     const double shift = plane_shift();
     // the wall's motion at the middle of the step, the time of the spheres' velocities
     const Motion mid_step = motion_at(elapsed() - 0.5 * update->dt);
+    const Kick kick = friction ? friction_kick() : Kick{};
     for (int i = 0; i < atom->nlocal; i++) {
       if (!(mask[i] & groupbit)) continue;
       const Touch t = touch(i, shift);
@@ -551,6 +587,9 @@ void FixWallGranExact::post_force(int vflag)
         continue;
       }
       contact(i, 0, t, advance, point_motion(t, mid_step));
+      if (friction)
+        hand_to_friction(i, 0, t, point_motion(t, kick.start).velocity,
+                         point_motion(t, kick.end).velocity);
     }
   }
   if (jaeger()) update_maxexchange();
@@ -601,10 +640,16 @@ void FixWallGranExact::region_contacts(bool advance)
     assign_slots(i, nc);
     for (int ic = 0; ic < nc; ic++) {
       const Touch t = region_touch(i, ic);
-      if (t.touching)
-        contact(i, slot_of_contact[ic], t, advance, region_point_motion(i, ic, moving));
-      else
+      if (!t.touching) {
         end_slot_contact(i, slot_of_contact[ic]);
+        continue;
+      }
+      // (the face's velocity is taken as constant over the friction's kick: exact for a region
+      // at rest or moving at constant velocity or spin; its normal as not turning: exact on
+      // flat faces)
+      const PointMotion wall = region_point_motion(i, ic, moving);
+      contact(i, slot_of_contact[ic], t, advance, wall);
+      if (friction) hand_to_friction(i, slot_of_contact[ic], t, wall.velocity, wall.velocity);
     }
   }
 }

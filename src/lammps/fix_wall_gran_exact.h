@@ -23,6 +23,7 @@ FixStyle(wall/gran/exact,FixWallGranExact);
 #ifndef GE_FIX_WALL_GRAN_EXACT_H
 #define GE_FIX_WALL_GRAN_EXACT_H
 
+#include "coulomb_friction_tally.h"
 #include "fix.h"
 #include "pair_granular_exact.h"
 
@@ -30,9 +31,7 @@ FixStyle(wall/gran/exact,FixWallGranExact);
 
 namespace LAMMPS_NS {
 
-class FixWallGranExact : public Fix {
-  friend class FixCoulombFrictionExact;    // solves the friction of `tangential coulomb` walls
-
+class FixWallGranExact : public Fix, public CoulombFrictionTally {
  public:
   FixWallGranExact(class LAMMPS *, int, char **);
   ~FixWallGranExact() override;
@@ -57,11 +56,16 @@ class FixWallGranExact : public Fix {
   int maxsize_restart() override;
 
   const PairGranularExact::Law &contact_law() const { return law; }
+  // `tangential coulomb`: the friction the friction fix solved for one of this wall's contacts,
+  // into the wall's force on the group and (with fix_modify virial yes) its virial
+  void tally_friction(int i, const ge::Vec3 &branch, const ge::Vec3 &force_on_i) override;
 
  protected:
   enum { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3, REGION = 4 };
   PairGranularExact::Law law;
   PairGranularExact *pair = nullptr;    // (set by init) its laws' parser, the bodies' masses
+  // (set by init) `tangential coulomb`: the pair's friction fix, which gets the wall's contacts
+  class FixCoulombFrictionExact *friction = nullptr;
   int wallstyle;
   double lo, hi;            // plane positions (lo_set/hi_set: given, not NULL)
   bool lo_set, hi_set;
@@ -141,6 +145,13 @@ class FixWallGranExact : public Fix {
   // one contact of atom i in a slot, against a wall point moving as `wall` says
   ge::ContactBodies bodies_of(int i, const Touch &t, bool advance, const PointMotion &wall) const;
   void contact(int i, int slot, const Touch &t, bool advance, const PointMotion &wall);
+  // the wall's motion at the start and end of the friction's kick (plane and cylinder walls)
+  struct Kick {
+    Motion start, end;
+  };
+  Kick friction_kick() const;
+  void hand_to_friction(int i, int slot, const Touch &t, const ge::Vec3 &v_start,
+                        const ge::Vec3 &v_end);
   void apply_wall_force(int i, const Touch &t, const ge::Vec3 &force_on_i,
                         const ge::Vec3 &torque_on_i, double energy);
   void tally_virial(int i, const Touch &t, const ge::Vec3 &force_on_i);

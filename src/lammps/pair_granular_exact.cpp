@@ -333,7 +333,8 @@ void PairGranularExact::compute(int eflag, int vflag)
   // forces are evaluated from the stored state without advancing it
   const bool advance = update->setupflag == 0;
   double tally[NEXTRA] = {0.0};
-  if (friction) friction->begin_contacts();
+  // (the friction's share of the contact stress is tallied with the rest of the global vector)
+  if (friction) friction->begin_contacts(eflag_global ? this : nullptr);
   if (history_mode == HISTORY_COMPACT)
     compute_contacts(CompactStore{fix_compact}, advance, tally);
   else
@@ -432,6 +433,11 @@ void PairGranularExact::add_branch_force_product(double weight, const Vec3 &l, c
   const double lv[3] = {l.x, l.y, l.z}, fv[3] = {force.x, force.y, force.z};
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++) sum[3 * a + b] += weight * lv[a] * fv[b];
+}
+
+void PairGranularExact::tally_friction(int /*i*/, const Vec3 &branch, const Vec3 &force_on_i)
+{
+  add_branch_force_product(1.0, branch, force_on_i, pvector + 6);
 }
 
 /* ---------------------------------------------------------------------- */

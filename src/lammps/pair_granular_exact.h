@@ -8,6 +8,7 @@
 #define GE_PAIR_GRANULAR_EXACT_H
 
 #include "contact_history_client.h"
+#include "coulomb_friction_tally.h"
 #include "pair.h"
 
 #include <vector>
@@ -18,9 +19,7 @@
 
 namespace LAMMPS_NS {
 
-class PairGranularExact : public Pair, public ContactHistoryClient {
-  friend class FixCoulombFrictionExact;    // reads the contacts, laws and history it solves
-
+class PairGranularExact : public Pair, public ContactHistoryClient, public CoulombFrictionTally {
  public:
   PairGranularExact(class LAMMPS *);
   ~PairGranularExact() override;
@@ -57,6 +56,12 @@ class PairGranularExact : public Pair, public ContactHistoryClient {
   void ended_work(double work[2]) const override;
   // the fix that solves the friction of `tangential coulomb` (created on first use)
   class FixCoulombFrictionExact *friction_fix();
+  // that fix while some law uses it (as of the last init), else nullptr: walls hand it their
+  // `tangential coulomb` contacts
+  class FixCoulombFrictionExact *active_friction_fix() const { return friction; }
+  // the friction the fix solved for one of the contacts the force loop handed it: the pair's
+  // contact stress (pvector[6..14]) includes it
+  void tally_friction(int i, const ge::Vec3 &branch, const ge::Vec3 &force_on_i) override;
 
   // the mass of the body atom i belongs to: its rigid body's with fix rigid or rigid/small (a
   // clump moves as one, so its mass enters the effective masses), else its own

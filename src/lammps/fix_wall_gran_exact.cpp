@@ -14,6 +14,7 @@
 #include "force.h"
 #include "math_const.h"
 #include "memory.h"
+#include "pair.h"
 #include "region.h"
 #include "update.h"
 
@@ -56,7 +57,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR, "Fix wall/gran/exact requires atom_style sphere (radius, rmass, omega)");
   // the law words need no pair style, but the wall's contacts do (body masses, friction fix):
   // say so where the wall is defined rather than at the first run
-  if (dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1)) == nullptr)
+  if (dynamic_cast<SpherePairServices *>(force->pair_match("granular/exact", 1)) == nullptr)
     error->all(FLERR, "Fix wall/gran/exact reads its contact law with pair granular/exact: "
                       "define 'pair_style granular/exact' first");
 
@@ -69,7 +70,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
                       "zcylinder or region); usage: {}", USAGE);
   law = ContactLawWords(lmp).parse(style_at, arg, 3, "fix wall/gran/exact");
   // (the wall's own material comes with 'wall <E> <nu>': a second one here would be ignored)
-  if (law.normal == PairGranularExact::NORMAL_HERTZ && !ge::one_material(law.hertz))
+  if (law.normal == ge::LAW_HERTZ && !ge::one_material(law.hertz))
     error->all(FLERR, "Incorrect fix wall/gran/exact: 'hertz' takes the spheres' material only "
                       "('hertz <E> <nu>'); give the wall's with 'wall <E> <nu>' or 'wall rigid'");
 
@@ -129,7 +130,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   if (wallstyle == REGION && motion != MOTION_NONE)
     error->all(FLERR, "Incorrect fix wall/gran/exact: a region wall moves with its region (region "
                       "... move/rotate), not with wiggle or shear");
-  if (law.normal == PairGranularExact::NORMAL_HERTZ && !material_given)
+  if (law.normal == ge::LAW_HERTZ && !material_given)
     error->all(FLERR, "Incorrect fix wall/gran/exact: the 'hertz' law needs the wall's material: "
                       "'wall rigid' or 'wall <E> <nu>'");
   time_origin = update->ntimestep;
@@ -163,7 +164,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
 
 int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
 {
-  if (law.normal != PairGranularExact::NORMAL_HERTZ)
+  if (law.normal != ge::LAW_HERTZ)
     error->all(FLERR, "Incorrect fix wall/gran/exact: 'wall' (the wall's material) only applies "
                       "to the 'hertz' normal model");
   if (iarg == narg)
@@ -335,8 +336,8 @@ FixWallGranExact::~FixWallGranExact()
 // runs inside Modify::add_fix) so that its outputs can be named before the run
 void FixWallGranExact::post_constructor()
 {
-  if (PairGranularExact::is_coulomb(law))
-    dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1))->friction_fix();
+  if (ge::is_coulomb(law))
+    dynamic_cast<SpherePairServices *>(force->pair_match("granular/exact", 1))->friction_fix();
 }
 
 int FixWallGranExact::setmask()
@@ -346,10 +347,10 @@ int FixWallGranExact::setmask()
 
 void FixWallGranExact::init()
 {
-  pair = dynamic_cast<PairGranularExact *>(force->pair_match("granular/exact", 1));
+  pair = dynamic_cast<SpherePairServices *>(force->pair_match("granular/exact", 1));
   if (!pair) error->all(FLERR, "Fix wall/gran/exact needs pair granular/exact");
   // (the pair's init, which places the friction fix, comes before the fixes')
-  friction = PairGranularExact::is_coulomb(law) ? pair->active_friction_fix() : nullptr;
+  friction = ge::is_coulomb(law) ? pair->active_friction_fix() : nullptr;
   // (a wiggle of a few steps per period is not resolved: the wall jumps from step to step)
   const double steps_per_period =
       motion == MOTION_WIGGLE ? 2.0 * MY_PI / (angular_frequency * update->dt) : INFINITY;

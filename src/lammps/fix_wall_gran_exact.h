@@ -25,7 +25,9 @@ FixStyle(wall/gran/exact,FixWallGranExact);
 
 #include "coulomb_friction_tally.h"
 #include "fix.h"
-#include "pair_granular_exact.h"
+#include "sphere_pair_services.h"
+
+#include "contact/contact_law.hpp"
 
 #include <vector>
 
@@ -55,15 +57,15 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   int size_restart(int) override;
   int maxsize_restart() override;
 
-  const PairGranularExact::Law &contact_law() const { return law; }
+  const ge::ContactLaw &contact_law() const { return law; }
   // `tangential coulomb`: the friction the friction fix solved for one of this wall's contacts,
   // into the wall's force on the group and (with fix_modify virial yes) its virial
   void tally_friction(int i, const ge::Vec3 &branch, const ge::Vec3 &force_on_i) override;
 
  protected:
   enum { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3, REGION = 4 };
-  PairGranularExact::Law law;
-  PairGranularExact *pair = nullptr;    // (set by init) its laws' parser, the bodies' masses
+  ge::ContactLaw law;
+  SpherePairServices *pair = nullptr;    // (set by init) the bodies' masses, the friction fix
   // (set by init) `tangential coulomb`: the pair's friction fix, which gets the wall's contacts
   class FixCoulombFrictionExact *friction = nullptr;
   int wallstyle;
@@ -88,7 +90,7 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   // ge::JaegerVertex, room for (size - JAEGER_VERTICES)/4
   std::vector<std::vector<double>> jaeger_records;
   enum { JAEGER_COUNT = 0, JAEGER_STATE = 1, JAEGER_VERTICES = 1 + ge::JAEGER_STATE_SIZE + 1 };
-  bool jaeger() const { return law.tangential == PairGranularExact::TANGENTIAL_JAEGER; }
+  bool jaeger() const { return law.tangential == ge::LAW_JAEGER; }
   int per_atom_doubles(int i) const;    // what pack_exchange/pack_restart write for atom i
   // what the per-atom blocks of restart files hold, written with the global restart data and
   // checked before the blocks are read (restart_layout())

@@ -9,6 +9,7 @@
 
 #include "contact_history_client.h"
 #include "coulomb_friction_tally.h"
+#include "sphere_pair_services.h"
 #include "pair.h"
 
 #include <vector>
@@ -19,7 +20,10 @@
 
 namespace LAMMPS_NS {
 
-class PairGranularExact : public Pair, public ContactHistoryClient, public CoulombFrictionTally {
+class PairGranularExact : public Pair,
+                          public ContactHistoryClient,
+                          public CoulombFrictionTally,
+                          public SpherePairServices {
  public:
   PairGranularExact(class LAMMPS *);
   ~PairGranularExact() override;
@@ -55,17 +59,17 @@ class PairGranularExact : public Pair, public ContactHistoryClient, public Coulo
   void work_after_build() override;
   void ended_work(double work[2]) const override;
   // the fix that solves the friction of `tangential coulomb` (created on first use)
-  class FixCoulombFrictionExact *friction_fix();
+  FixCoulombFrictionExact *friction_fix() override;
   // that fix while some law uses it (as of the last init), else nullptr: walls hand it their
   // `tangential coulomb` contacts
-  class FixCoulombFrictionExact *active_friction_fix() const { return friction; }
+  FixCoulombFrictionExact *active_friction_fix() const override { return friction; }
   // the friction the fix solved for one of the contacts the force loop handed it: the pair's
   // contact stress (pvector[6..14]) includes it
   void tally_friction(int i, const ge::Vec3 &branch, const ge::Vec3 &force_on_i) override;
 
   // the mass of the body atom i belongs to: its rigid body's with fix rigid or rigid/small (a
   // clump moves as one, so its mass enters the effective masses), else its own
-  double body_mass(int i) const;
+  double body_mass(int i) const override;
   int pack_forward_comm(int, int *, double *, int, int *) override;
   void unpack_forward_comm(int, int, double *) override;
 

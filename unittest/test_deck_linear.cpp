@@ -553,3 +553,36 @@ TEST(DeckLinear, SerialEqualsMpi)
     expect_same_state(states[0], states[2], 1e-10, ("serial vs 4 ranks, " + store).c_str());
   }
 }
+
+// Likely mistakes that are legal warn with their numbers (from ports of LAMMPS' example decks):
+// a swapped 'classic <kt> <mu>' (mu = 4000), for a wall's law words too, and spheres that start
+// overlapping by a quarter of their radius. A deck without them prints neither warning.
+TEST(DeckLinear, LikelyMistakesWarnWithTheirNumbers)
+{
+  auto log_of = [](const std::string &name, const std::string &law, double overlap) {
+    {
+      deck::Lammps lmp(name);
+      lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01") +
+                  "create_atoms 1 single 0 0 0\ncreate_atoms 1 single 0 0 " +
+                  num(2e-3 - overlap) + R"(
+set group all diameter 2e-3
+set group all density 2500
+pair_style granular/exact
+)" + "pair_coeff * * " + law + "\nfix w all wall/gran/exact " + law +
+                  " zplane -0.005 NULL\nrun 0");
+    }
+    std::ifstream log(name);
+    return std::string((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  };
+  const std::string swapped =
+      log_of("swapped.log", "hooke 2e5 tangential classic 0.5 4000", 2.4e-4);
+  for (const char *warning :
+       {"WARNING: pair_coeff for granular/exact: mu = 4000 is unusually large",
+        "WARNING: fix wall/gran/exact: mu = 4000 is unusually large",
+        "WARNING: Pair granular/exact: the largest overlap when the run starts is 24 % of the "
+        "smaller radius"})
+    EXPECT_NE(swapped.find(warning), std::string::npos) << warning;
+  const std::string fine = log_of("fine.log", "hooke 2e5 tangential classic 1.6e5 0.5", 1e-5);
+  EXPECT_EQ(fine.find("unusually large"), std::string::npos);
+  EXPECT_EQ(fine.find("largest overlap"), std::string::npos);
+}

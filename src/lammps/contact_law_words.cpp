@@ -152,7 +152,25 @@ ContactLaw ContactLawWords::parse(int narg, char **arg, int first, const char *c
                 : lw.cat.damping.model == ge::DAMPING_KK    ? "kk"
                                                             : "tsuji",
             lw.tangential == ge::LAW_JAEGER ? "jaeger" : "classic|refined");
+  warn_unusual_friction(in, lw);
   return lw;
+}
+
+// A friction coefficient above 2 is legal but rarely meant: a swapped 'classic <kt> <mu>'
+// (classic 0.5 4000) reads mu = 4000 and ran silently
+void ContactLawWords::warn_unusual_friction(const CoeffReader &in, const ContactLaw &lw)
+{
+  const bool viscous_only = lw.tangential == ge::LAW_CATALOGUE &&
+      lw.cat.tangential.model == ge::TangentialModel::Viscous;
+  const double mu = lw.tangential == ge::LAW_JAEGER     ? lw.jaeger.mu
+      : lw.tangential == ge::LAW_CATALOGUE              ? lw.cat.tangential.mu
+                                                        : lw.linear.mu;
+  if (viscous_only || !(mu > 2.0) || comm->me != 0) return;
+  error->warning(FLERR,
+                 "{}: mu = {} is unusually large for a friction coefficient (usually 0.1 to 1): "
+                 "check the order of the values after the tangential model (e.g. 'classic <kt> "
+                 "<mu>', 'spring_sliding <kt> <mu>')",
+                 in.what(), mu);
 }
 
 // the options of the whole law, after its tangential model (all go with the catalogue laws)

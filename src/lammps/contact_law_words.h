@@ -46,6 +46,7 @@ class ContactLawWords : protected Pointers {
   void check_catalogue_law(CoeffReader &in, ge::ContactLaw &lw);
   void parse_yade_spring(CoeffReader &in, ge::ContactLaw &lw, bool rolling);
   void parse_coulomb_options(CoeffReader &in, ge::ContactLaw &lw);
+  void warn_unusual_friction(const CoeffReader &in, const ge::ContactLaw &lw);
   ge::ContactLaw mix_catalogue(const ge::ContactLaw &a, const ge::ContactLaw &b) const;
 };
 

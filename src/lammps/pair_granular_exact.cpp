@@ -332,6 +332,7 @@ void PairGranularExact::compute(int eflag, int vflag)
   // run setup computes forces at positions that were not reached by a step of this run:
   // forces are evaluated from the stored state without advancing it
   const bool advance = update->setupflag == 0;
+  if (!advance && !overlap_warned) warn_large_overlaps();
   double tally[NEXTRA] = {0.0};
   // (the friction's share of the contact stress is tallied with the rest of the global vector)
   if (friction) friction->begin_contacts(eflag_global ? this : nullptr);
@@ -345,6 +346,40 @@ void PairGranularExact::compute(int eflag, int vflag)
     tally[3] += ended[1];
     for (int k = 0; k < NEXTRA; k++) pvector[k] = tally[k];
   }
+}
+
+/* ----------------------------------------------------------------------
+   the first run's setup: overlaps above 5 % of the smaller radius are legal but rarely meant
+   (a packing created on a lattice of spacing below the diameter, contacts far too soft); the
+   laws assume small overlaps, so say it once with the numbers (collective)
+------------------------------------------------------------------------- */
+
+void PairGranularExact::warn_large_overlaps()
+{
+  overlap_warned = true;
+  const double *radius = atom->radius;
+  double **x = atom->x;
+  double largest = 0.0;    // overlap / smaller radius
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const int j = jlist[jj] & NEIGHMASK;
+      const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
+      const double overlap = radius[i] + radius[j] - ge::norm(dx);
+      if (overlap > 0.0)
+        largest = std::fmax(largest, overlap / std::fmin(radius[i], radius[j]));
+    }
+  }
+  double all = 0.0;
+  MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  if (all > 0.05 && comm->me == 0)
+    error->warning(FLERR,
+                   "Pair granular/exact: the largest overlap when the run starts is {:.3g} % of "
+                   "the smaller radius of its spheres; the contact laws assume overlaps of a few "
+                   "per cent at most (spheres created closer than their diameters, or contacts "
+                   "too soft for the load?)",
+                   100.0 * all);
 }
 
 template <class Store>

@@ -110,6 +110,8 @@ class PairGranularExact : public Pair,
 
   void allocate();
   std::vector<int> restart_layout() const;
+  bool overlap_warned = false;    // warn_large_overlaps() has run (once per pair style)
+  void warn_large_overlaps();
   void create_history_fix();
   void check_radii() const;
   void check_periodic_images() const;

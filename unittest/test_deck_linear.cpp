@@ -585,4 +585,33 @@ pair_style granular/exact
   const std::string fine = log_of("fine.log", "hooke 2e5 tangential classic 1.6e5 0.5", 1e-5);
   EXPECT_EQ(fine.find("unusually large"), std::string::npos);
   EXPECT_EQ(fine.find("largest overlap"), std::string::npos);
+  EXPECT_EQ(fine.find("resolves a contact"), std::string::npos);
+}
+
+// A time step that resolves a linear contact in fewer than 10 steps warns with the numbers: two
+// spheres of 1.047e-5 kg with k_n = 2e5 N/m last pi sqrt(m/(2 k)) = 1.607e-5 s, 3.2 steps of
+// 5e-6 s; with 1e-7 s (161 steps) it is silent.
+TEST(DeckLinear, CoarseTimeStepWarnsWithTheContactDuration)
+{
+  auto log_of = [](const std::string &name, const char *dt) {
+    {
+      deck::Lammps lmp(name);
+      lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01") + R"(
+create_atoms 1 single 0 0 0
+create_atoms 1 single 0 0 1.999e-3
+set group all diameter 2e-3
+set group all density 2500
+pair_style granular/exact
+pair_coeff * * hooke 2e5 tangential classic 1.6e5 0.5
+timestep )" + std::string(dt) + "\nrun 0");
+    }
+    std::ifstream log(name);
+    return std::string((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  };
+  const std::string coarse = log_of("coarse.log", "5e-6");
+  const char *warning = "WARNING: Pair granular/exact: the time step 5e-06 resolves a contact of "
+                        "two of the lightest spheres (mass 1.05e-05) with normal stiffness 2e+05 "
+                        "in only 3.21 steps (its duration pi sqrt(m/(2 k)) = 1.61e-05)";
+  EXPECT_NE(coarse.find(warning), std::string::npos) << coarse.substr(coarse.find("WARNING"), 400);
+  EXPECT_EQ(log_of("fine_dt.log", "1e-7").find("resolves a contact"), std::string::npos);
 }

@@ -380,6 +380,46 @@ void PairGranularExact::warn_large_overlaps()
                    "per cent at most (spheres created closer than their diameters, or contacts "
                    "too soft for the load?)",
                    100.0 * all);
+  warn_coarse_time_step();
+}
+
+/* ----------------------------------------------------------------------
+   the first run's setup: a time step that resolves a linear-spring contact in fewer than 10
+   steps (the undamped contact duration T_c = pi sqrt(m/(2 k)) of two of the lightest spheres,
+   k the stiffest linear normal stiffness of the laws: hooke's k_n, hls' unloading stiffness at
+   F_max = 0) is legal but gives an inaccurate collision; say it once with the numbers
+   (collective). Hertz contacts have no fixed duration and are not checked.
+------------------------------------------------------------------------- */
+
+void PairGranularExact::warn_coarse_time_step()
+{
+  double k = 0.0;
+  const int n = atom->ntypes;
+  for (int i = 1; i <= n; i++)
+    for (int j = i; j <= n; j++) {
+      if (!setflag[i][j] && !(setflag[i][i] && setflag[j][j])) continue;
+      const Law &lw = law[i][j];
+      if (ge::is_linear(lw)) k = std::fmax(k, lw.linear.kn);
+      else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HOOKE)
+        k = std::fmax(k, lw.cat.normal.hooke.kn);
+      else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HLS)
+        k = std::fmax(k, lw.cat.normal.hls.kU0);
+    }
+  double lightest = INFINITY;
+  for (int i = 0; i < atom->nlocal; i++) lightest = std::fmin(lightest, atom->rmass[i]);
+  double all = INFINITY;
+  MPI_Allreduce(&lightest, &all, 1, MPI_DOUBLE, MPI_MIN, world);
+  if (!(k > 0.0) || !std::isfinite(all)) return;
+  // (LAMMPS integrates m dv/dt = ftm2v f: omega^2 = ftm2v k / m_eff, m_eff = m/2)
+  const double duration = M_PI * std::sqrt(0.5 * all / (force->ftm2v * k));
+  const double steps = duration / update->dt;
+  if (steps < 10.0 && comm->me == 0)
+    error->warning(FLERR,
+                   "Pair granular/exact: the time step {:.3g} resolves a contact of two of the "
+                   "lightest spheres (mass {:.3g}) with normal stiffness {:.3g} in only {:.3g} "
+                   "steps (its duration pi sqrt(m/(2 k)) = {:.3g}); at least 10, better 50, "
+                   "keep a collision accurate",
+                   update->dt, all, k, steps, duration);
 }
 
 template <class Store>

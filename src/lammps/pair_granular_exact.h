@@ -112,6 +112,7 @@ class PairGranularExact : public Pair,
   std::vector<int> restart_layout() const;
   bool overlap_warned = false;    // warn_large_overlaps() has run (once per pair style)
   void warn_large_overlaps();
+  void warn_coarse_time_step();
   void create_history_fix();
   void check_radii() const;
   void check_periodic_images() const;

@@ -137,10 +137,9 @@ GE_FORCE_INLINE void linear_contact(const ContactLaw &law, const ContactBodies &
   r.sliding = lr.sliding;
 }
 
-GE_FORCE_INLINE void catalogue_contact(const ContactLaw &law, const ContactBodies &b,
-                                       double *state, ContactResult &r)
+// The step as the catalogue laws see it (s: linear_step_of(b)).
+GE_INLINE CatalogueStep catalogue_step_of(const ContactBodies &b, const LinearStep &s)
 {
-  const LinearStep s = linear_step_of(b);
   CatalogueStep c;
   set_kinematics(s, c);
   c.rbar = b.rbar;
@@ -150,6 +149,14 @@ GE_FORCE_INLINE void catalogue_contact(const ContactLaw &law, const ContactBodie
   c.radius_i = b.radius_i;
   c.radius_j = b.radius_j;
   c.advance = b.advance;
+  return c;
+}
+
+GE_FORCE_INLINE void catalogue_contact(const ContactLaw &law, const ContactBodies &b,
+                                       double *state, ContactResult &r)
+{
+  const LinearStep s = linear_step_of(b);
+  const CatalogueStep c = catalogue_step_of(b, s);
   if (!b.advance) catalogue_press(law.cat, c, state);
   CatalogueResult cr;
   catalogue_step(law.cat, c, state, cr);

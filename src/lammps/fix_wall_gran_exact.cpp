@@ -473,8 +473,11 @@ ge::ContactBodies FixWallGranExact::bodies_of(int i, const Touch &t, bool advanc
   b.omega_j = wall.spin;
   b.r_i = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
   b.radius_i = b.radius_j = radius;    // Yade: R_j = R_i for a wall
-  b.rbar = effective_radius(i, t);
-  b.mbar = pair->body_mass(i);         // m_w -> infinity (the sphere's clump, if any)
+  // the effective radius and mass only where the law reads them (a call into the pair each)
+  if (law.tangential == ge::LAW_CATALOGUE || law.tangential == ge::LAW_JAEGER)
+    b.rbar = effective_radius(i, t);
+  if (law.tangential == ge::LAW_CATALOGUE)
+    b.mbar = pair->body_mass(i);    // m_w -> infinity (the sphere's clump, if any)
   b.dt = update->dt;
   b.advance = advance;
   return b;

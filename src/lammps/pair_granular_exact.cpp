@@ -130,36 +130,6 @@ PairGranularExact::~PairGranularExact()
   }
 }
 
-/* ----------------------------------------------------------------------
-   the movement of the step just taken by the pair (i, j), as the law needs it:
-   LAMMPS' velocity Verlet calls the pair style after the position update with
-   the half-step velocities and spins, so v*dt is exactly that movement.
-------------------------------------------------------------------------- */
-
-PairGranularExact::PairGeometry PairGranularExact::pair_geometry(int i, int j, const Vec3 &dx,
-                                                                 double rsq) const
-{
-  double *radius = atom->radius;
-  PairGeometry g;
-  g.dx = dx;
-  g.r = std::sqrt(rsq);
-  const double overlap = radius[i] + radius[j] - g.r;
-  // contact point at the middle of the overlap: for a rigid-body motion of the pair the two
-  // contact points then move together and the tangential movement is exactly zero
-  g.ri = radius[i] - 0.5 * overlap;
-  g.rj = radius[j] - 0.5 * overlap;
-  return g;
-}
-
-ge::LinearStep PairGranularExact::contact_step(int i, int j, const PairGeometry &g,
-                                               double dt) const
-{
-  const Vec3 wi = ge::vec3(atom->omega[i]), wj = ge::vec3(atom->omega[j]);
-  return ge::step_from_velocities((1.0 / g.r) * g.dx, atom->radius[i] + atom->radius[j] - g.r,
-                                  ge::vec3(atom->v[i]) - ge::vec3(atom->v[j]),
-                                  g.ri * wi + g.rj * wj, 0.5 * (wi + wj), dt);
-}
-
 // a contact's share of the global vector (see compute()): weight 1, or 1/2 on each of two
 // processes with newton off
 void PairGranularExact::tally_contact(const Law &lw, const ge::ContactResult &r, bool i_is_p,
@@ -332,7 +302,7 @@ void PairGranularExact::compute(int eflag, int vflag)
   // run setup computes forces at positions that were not reached by a step of this run:
   // forces are evaluated from the stored state without advancing it
   const bool advance = update->setupflag == 0;
-  if (!advance && !overlap_warned) warn_large_overlaps();
+  if (!advance && !setup_checked) warn_doubtful_setup();
   double tally[NEXTRA] = {0.0};
   // (the friction's share of the contact stress is tallied with the rest of the global vector)
   if (friction) friction->begin_contacts(eflag_global ? this : nullptr);
@@ -349,14 +319,25 @@ void PairGranularExact::compute(int eflag, int vflag)
 }
 
 /* ----------------------------------------------------------------------
-   the first run's setup: overlaps above 5 % of the smaller radius are legal but rarely meant
+   the first run's setup: input that is legal but likely a mistake, said once with the numbers
+   (collective)
+------------------------------------------------------------------------- */
+
+void PairGranularExact::warn_doubtful_setup()
+{
+  setup_checked = true;
+  warn_large_overlaps();
+  warn_coarse_time_step();
+}
+
+/* ----------------------------------------------------------------------
+   overlaps above 5 % of the smaller radius are legal but rarely meant
    (a packing created on a lattice of spacing below the diameter, contacts far too soft); the
-   laws assume small overlaps, so say it once with the numbers (collective)
+   laws assume small overlaps
 ------------------------------------------------------------------------- */
 
 void PairGranularExact::warn_large_overlaps()
 {
-  overlap_warned = true;
   const double *radius = atom->radius;
   double **x = atom->x;
   double largest = 0.0;    // overlap / smaller radius
@@ -380,15 +361,14 @@ void PairGranularExact::warn_large_overlaps()
                    "per cent at most (spheres created closer than their diameters, or contacts "
                    "too soft for the load?)",
                    100.0 * all);
-  warn_coarse_time_step();
 }
 
 /* ----------------------------------------------------------------------
-   the first run's setup: a time step that resolves a linear-spring contact in fewer than 10
+   a time step that resolves a linear-spring contact in fewer than 10
    steps (the undamped contact duration T_c = pi sqrt(m/(2 k)) of two of the lightest spheres,
    k the stiffest linear normal stiffness of the laws: hooke's k_n, hls' unloading stiffness at
-   F_max = 0) is legal but gives an inaccurate collision; say it once with the numbers
-   (collective). Hertz contacts have no fixed duration and are not checked.
+   F_max = 0) is legal but gives an inaccurate collision. Hertz contacts have no fixed duration
+   and are not checked.
 ------------------------------------------------------------------------- */
 
 void PairGranularExact::warn_coarse_time_step()
@@ -1239,7 +1219,7 @@ void PairGranularExact::single_linear(int p, int q, const Law &lw, const double 
                                       double rsq, double &fforce)
 {
   const Vec3 dx = ge::vec3(atom->x[p]) - ge::vec3(atom->x[q]);
-  ge::LinearStep s = contact_step(p, q, pair_geometry(p, q, dx, rsq), update->dt);
+  ge::LinearStep s = ge::contact_detail::linear_step_of(bodies_of(p, q, dx, rsq, lw, false));
   s.dt = 0.0;    // no viscous terms, see above
   ge::LinearResult r;
   ge::linear_current_force(lw.linear, s, history, r);

@@ -110,7 +110,8 @@ class PairGranularExact : public Pair,
 
   void allocate();
   std::vector<int> restart_layout() const;
-  bool overlap_warned = false;    // warn_large_overlaps() has run (once per pair style)
+  bool setup_checked = false;    // warn_doubtful_setup() has run (once per pair style)
+  void warn_doubtful_setup();
   void warn_large_overlaps();
   void warn_coarse_time_step();
   void create_history_fix();
@@ -143,7 +144,6 @@ class PairGranularExact : public Pair,
   void jaeger_contact(int i, int j, bigint &slot, const Law &lw, bool advance, double weight,
                       double *tally);
   double catalogue_mass(int i, int j) const;
-  ge::CatalogueStep catalogue_step_of(int i, int j, const ge::LinearStep &s, bool advance) const;
   // single() of contact (p, q), p the atom with the lower tag: svector with the tangential force
   // on p
   void single_linear(int p, int q, const Law &lw, const double *state, double rsq,
@@ -159,13 +159,6 @@ class PairGranularExact : public Pair,
   void single_jaeger(int p, int q, const Law &lw, const double *state, double rsq,
                      double &fforce);
   bool any_law(int tangential) const;
-  // geometry of a touching pair (i, j): branch vector, distance, contact-point radii
-  struct PairGeometry {
-    ge::Vec3 dx;
-    double r, ri, rj;
-  };
-  PairGeometry pair_geometry(int i, int j, const ge::Vec3 &dx, double rsq) const;
-  ge::LinearStep contact_step(int i, int j, const PairGeometry &g, double dt) const;
   ge::ContactBodies bodies_of(int i, int j, const ge::Vec3 &dx, double rsq, const Law &lw,
                               bool advance) const;
   void apply_contact(int i, int j, const ge::ContactResult &r, bool i_is_p, const ge::Vec3 &dx);

@@ -9,6 +9,7 @@
 ------------------------------------------------------------------------- */
 
 #include "pair_granular_exact.h"
+#include "pair_granular_exact_bodies.h"
 
 #include "atom.h"
 #include "fix_coulomb_friction_exact.h"
@@ -31,28 +32,6 @@ double PairGranularExact::catalogue_mass(int i, int j) const
   if (freeze_group_bit && (mask[i] & freeze_group_bit)) return body_mass(j);
   if (freeze_group_bit && (mask[j] & freeze_group_bit)) return body_mass(i);
   return ge::effective_mass(body_mass(i), body_mass(j));
-}
-
-/* ----------------------------------------------------------------------
-   the step of a catalogue contact as ge::catalogue_step sees it: lever arms and
-   1.1, effective radius and mass of 1.2. Without `advance` (run setup, single()) nothing stored
-   changes and the step has no movement.
-------------------------------------------------------------------------- */
-
-ge::CatalogueStep PairGranularExact::catalogue_step_of(int i, int j, const ge::LinearStep &s,
-                                                       bool advance) const
-{
-  const double dt = update->dt;
-  ge::CatalogueStep c;
-  ge::set_kinematics(s, c);
-  c.rbar = ge::effective_radius(atom->radius[i], atom->radius[j]);
-  c.mbar = catalogue_mass(i, j);
-  c.rot_i = dt * ge::vec3(atom->omega[i]);
-  c.rot_j = dt * ge::vec3(atom->omega[j]);
-  c.radius_i = atom->radius[i];
-  c.radius_j = atom->radius[j];
-  c.advance = advance;
-  return c;
 }
 
 /* ----------------------------------------------------------------------
@@ -121,12 +100,12 @@ void PairGranularExact::single_catalogue(int p, int q, const Law &lw, const doub
                                          double rsq, double &fforce)
 {
   const Vec3 dx = ge::vec3(atom->x[p]) - ge::vec3(atom->x[q]);
-  const PairGeometry g = pair_geometry(p, q, dx, rsq);
-  const ge::LinearStep s = contact_step(p, q, g, update->dt);
+  const ge::ContactBodies b = bodies_of(p, q, dx, rsq, lw, false);
+  const ge::LinearStep s = ge::contact_detail::linear_step_of(b);
   double st[ge::CATALOGUE_STATE_SIZE];
   for (int k = 0; k < ge::CATALOGUE_STATE_SIZE; k++) st[k] = state[k];
   ge::CatalogueResult cr;
-  ge::catalogue_step(lw.cat, catalogue_step_of(p, q, s, false), st, cr);
+  ge::catalogue_step(lw.cat, ge::contact_detail::catalogue_step_of(b, s), st, cr);
   if (lw.cat.tangential.model == ge::TangentialModel::Coulomb)
     cr.ft = ge::vec3(state + ge::CS_TANGENTIAL + ge::TS_CF_FORCE);
   fforce = cr.fn_elastic / std::sqrt(rsq);

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -68,11 +69,25 @@ class Lammps {
     return result;
   }
   double thermo(const std::string &keyword) { return lammps_get_thermo(handle_, keyword.c_str()); }
+  // value k of the global vector of compute `id` now (NaN if there is none)
+  double compute_vector(const std::string &id, int k)
+  {
+    auto *v = static_cast<double *>(
+        lammps_extract_compute(handle_, id.c_str(), LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
+    return v ? v[k] : NAN;
+  }
   void *handle() { return handle_; }
 
  private:
   void *handle_;
 };
+
+// A whole text file (a log), empty if it cannot be read.
+inline std::string read_text(const std::string &path)
+{
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
 
 // Rows of a `dump custom` (last snapshot), keyed by the first column (atom id).
 inline std::map<long, std::vector<double>> read_atom_dump(const std::string &path)

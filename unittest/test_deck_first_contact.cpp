@@ -3,7 +3,7 @@
 // current overlap with no tangential history (the Jaeger law's closed-form checks are in
 // test_deck_jaeger.cpp); its first step then starts from that state, not from a contact formed
 // during the step.
-#include "deck_util.hpp"
+#include "driven_pair.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -15,63 +15,9 @@ using deck::num;
 
 constexpr double kRadius = 1e-3, kDt = 1e-6;
 
-// Two spheres of radius 1 mm: p (atom 1) held at the origin, q (atom 2) created above it with a
-// total overlap `overlap0`. A step() presses q down by `press` and spins it about -y so that its
-// contact point (in the middle of the overlap) moves by `shift` along x while the line of centres
-// stays fixed: one step of exactly that normal and tangential movement. The contact's forces are
-// read through compute pair/local (single()): p1 the elastic normal force, p7-p9 the tangential
-// force on atom 1.
-class PreOverlappedPair {
- public:
-  PreOverlappedPair(const std::string &law, double overlap0) : overlap_(overlap0)
-  {
-    lmp_.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01"));
-    lmp_.command("atom_modify sort 0 0\ncreate_atoms 1 single 0 0 0\ncreate_atoms 1 single 0 0 " +
-                 num(2.0 * kRadius - overlap0));
-    lmp_.command(R"(
-set             group all diameter 2e-3
-set             group all density 2500
-group           p id 1
-group           q id 2
-pair_style      granular/exact
-timestep        1e-6
-fix             hold p move linear 0 0 0
-compute         c all pair/local p1 p7 p8 p9
-compute         sum all reduce sum c_c[1] c_c[2] c_c[3] c_c[4] inputs local
-thermo_style    custom step c_sum[1] c_sum[2] c_sum[3] c_sum[4]
-thermo          1
-)");
-    lmp_.command("pair_coeff * * " + law);
-  }
-
-  void step(double shift, double press)
-  {
-    overlap_ += press;
-    const double vz = -press / kDt;
-    if (shift == 0.0) {
-      lmp_.command("fix drive q move linear 0 0 " + num(vz) + "\nrun 1\nunfix drive");
-      return;
-    }
-    // the contact point lies kRadius - overlap/2 below q's centre (at the end of the step)
-    const double omega = shift / ((kRadius - 0.5 * overlap_) * kDt);
-    double *xq = static_cast<double **>(lammps_extract_atom(lmp_.handle(), "x"))[1];
-    const std::string centre = num(xq[0]) + " " + num(xq[1]) + " " + num(xq[2]);
-    lmp_.command("fix drive q move transrot 0 0 " + num(vz) + " " + centre + " 0 -1 0 " +
-                 num(2.0 * M_PI / omega) + "\nrun 1\nunfix drive");
-  }
-  double normal_force() { return sum(0); }
-  double tangential_x_on_p() { return sum(1); }
-
- private:
-  double sum(int k)
-  {
-    auto *v = static_cast<double *>(
-        lammps_extract_compute(lmp_.handle(), "sum", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
-    return v ? v[k] : NAN;
-  }
-  deck::Lammps lmp_;
-  double overlap_;
-};
+// the columns the pair tests read: the elastic normal force (0) and the tangential force on
+// atom 1 along x (1) of the one contact (deck::DrivenPair: two 1 mm spheres driven step by step)
+const char *const kForces = "p1 p7";
 
 }    // namespace
 
@@ -83,14 +29,15 @@ thermo          1
 TEST(DeckFirstContact, HlsContactUnloadsFromTheOverlapItWasMadeWith)
 {
   const double kL = 2e5, e = 0.8, overlap0 = 2e-5;
-  PreOverlappedPair pair("hls " + num(kL) + " " + num(e) + " tangential sliding 0.3", overlap0);
+  deck::DrivenPair pair("hls " + num(kL) + " " + num(e) + " tangential sliding 0.3", overlap0,
+                        kForces);
   const double overlap1 = 0.8 * overlap0;
-  pair.step(0.0, overlap1 - overlap0);    // q moves up: the overlap shrinks
+  pair.step_to(overlap1, 0.0);    // q moves up: the overlap shrinks
   const double kU = kL / (e * e), residual = overlap0 * (1.0 - e * e);
   const double expected = kU * (overlap1 - residual);
   std::printf("  F after the first step %.12g N, unloading line %.12g N, loading line %.12g N\n",
-              pair.normal_force(), expected, kL * overlap1);
-  EXPECT_NEAR(pair.normal_force(), expected, 1e-12 * kL * overlap0);
+              pair.sum(0), expected, kL * overlap1);
+  EXPECT_NEAR(pair.sum(0), expected, 1e-12 * kL * overlap0);
 }
 
 // The same against a plane wall (fix wall/gran/exact with the hls law words).
@@ -136,15 +83,15 @@ TEST(DeckFirstContact, RefinedContactStartsAtItsOverlapWithNoTangentialForce)
       "hooke " + num(kn) + " tangential refined " + num(kt) + " " + num(mu);
   for (const double d : {1e-6, 2e-5}) {
     SCOPED_TRACE("d = " + num(d));
-    PreOverlappedPair pair(law, overlap0);
-    pair.step(d, a);
+    deck::DrivenPair pair(law, overlap0, kForces);
+    pair.step_to(overlap0 + a, d);
     const double overlap1 = overlap0 + a;
     const double elastic = kt * d, cap = mu * kn * overlap1;
     // q moves along +x: the force on p (atom 1) follows it
     const double expected = std::fmin(elastic, cap);
     std::printf("  d %g: F_n %.12g N (k_n delta_1 %.12g), F_t on p %.12g N (expected %.12g)\n",
-                d, pair.normal_force(), kn * overlap1, pair.tangential_x_on_p(), expected);
-    EXPECT_NEAR(pair.normal_force(), kn * overlap1, 1e-12 * kn * overlap1);
-    EXPECT_NEAR(pair.tangential_x_on_p(), expected, 1e-10 * cap);
+                d, pair.sum(0), kn * overlap1, pair.sum(1), expected);
+    EXPECT_NEAR(pair.sum(0), kn * overlap1, 1e-12 * kn * overlap1);
+    EXPECT_NEAR(pair.sum(1), expected, 1e-10 * cap);
   }
 }

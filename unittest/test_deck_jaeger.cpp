@@ -3,6 +3,7 @@
 // closed form (doc/design_notes.md, "Jaeger checks"), and the invariances of a packing whose
 // contacts carry long histories in the compact store (serial == MPI with migration, restart ==
 // uninterrupted run).
+#include "driven_pair.hpp"
 #include "packing_state.hpp"
 
 #include <cmath>
@@ -46,73 +47,34 @@ struct MindlinDeresiewicz {
 
 // Two spheres: p fixed at the origin, q above it. q approaches along -z by translation and is
 // spun about y, so that its contact point moves along x while the line of centres (and with it
-// the contact frame) stays fixed: each `run 1` is one step of exactly the prescribed (delta, u).
+// the contact frame) stays fixed: each step is exactly the prescribed (delta, u)
+// (deck::DrivenPair).
 class TwoSpheres {
  public:
   // start_delta > 0: the spheres are created overlapping by that half-overlap (a contact that
   // exists when the first run starts); 0: just out of contact
   explicit TwoSpheres(const MindlinDeresiewicz &md, double start_delta = 0.0)
-      : md_(md), delta_(start_delta)
+      : pair_("hertz " + num(md.E) + " " + num(md.nu) + " tangential jaeger " + num(md.mu),
+              2.0 * start_delta, "p1 p2 p5 p7 p8 p9")
   {
-    lmp_.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01"));
-    lmp_.command("create_atoms 1 single 0 0 0\ncreate_atoms 1 single 0 0 " +
-                 num(2.0 * md.r - 2.0 * start_delta));
-    lmp_.command(R"(
-set             group all diameter 2e-3
-set             group all density 2500
-group           p id 1
-group           q id 2
-pair_style      granular/exact
-timestep        1e-6
-fix             hold p move linear 0 0 0
-compute         c all pair/local p1 p2 p5 p7 p8 p9
-compute         sum all reduce sum c_c[1] c_c[2] c_c[3] c_c[4] c_c[5] c_c[6] inputs local
-thermo_style    custom step c_sum[1] c_sum[2] c_sum[3] c_sum[4] c_sum[5] c_sum[6]
-thermo_modify   norm no
-thermo          1
-)");
-    lmp_.command("pair_coeff * * hertz " + num(md.E) + " " + num(md.nu) + " tangential jaeger " +
-                 num(md.mu));
   }
 
-  // one step from the current state to half-overlap `delta` and cumulative half-shift `u`
+  // one step from the current state to half-overlap `delta` and cumulative half-shift `u`: the
+  // total overlap 2 delta, and the contact point of q moves by 2 du along x
   void step_to(double delta, double u)
   {
-    const double dt = 1e-6;
-    const double vz = -2.0 * (delta - delta_) / dt;    // q's centre moves down by 2 d(delta)
-    // the contact point of q, at R - delta below its centre, moves by 2 du along x
-    const double du = u - u_;
-    const double omega = 2.0 * du / ((md_.r - delta) * dt);
-    double *xq = static_cast<double **>(lammps_extract_atom(lmp_.handle(), "x"))[1];
-    const std::string centre = num(xq[0]) + " " + num(xq[1]) + " " + num(xq[2]);
-    if (omega == 0.0) {
-      lmp_.command("fix drive q move linear 0 0 " + num(vz));
-    } else {
-      // rotation rate 2 pi / period about -y (omega > 0: the contact point moves along +x)
-      const std::string axis = omega > 0 ? "0 -1 0 " : "0 1 0 ";
-      lmp_.command("fix drive q move transrot 0 0 " + num(vz) + " " + centre + " " + axis +
-                   num(2.0 * M_PI / std::fabs(omega)));
-    }
-    lmp_.command("run 1\nunfix drive");
-    delta_ = delta;
+    pair_.step_to(2.0 * delta, 2.0 * (u - u_));
     u_ = u;
   }
   // sums over the (single) contact of compute pair/local: N, |T|, history vertices, T on atom 1
-  double N() { return sum(0); }
-  double T() { return sum(1); }
-  double vertices() { return sum(2); }
-  double Tx_on_p() { return sum(3); }
+  double N() { return pair_.sum(0); }
+  double T() { return pair_.sum(1); }
+  double vertices() { return pair_.sum(2); }
+  double Tx_on_p() { return pair_.sum(3); }
 
  private:
-  double sum(int k)
-  {
-    auto *v = static_cast<double *>(
-        lammps_extract_compute(lmp_.handle(), "sum", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
-    return v ? v[k] : NAN;
-  }
-  const MindlinDeresiewicz &md_;
-  deck::Lammps lmp_;
-  double delta_, u_ = 0.0;
+  deck::DrivenPair pair_;
+  double u_ = 0.0;
 };
 
 // One sphere on a fixed plane wall z = 0 of its own material, driven by prescribed translation:

@@ -342,8 +342,7 @@ fix w all wall/gran/exact hertz 1e5 -0.2 tangential sliding 0.5 zplane 0 NULL wa
 run 0
 )");
   }
-  std::ifstream log("doubtful_input.log");
-  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  const std::string text = deck::read_text("doubtful_input.log");
   for (const char *warning :
        {"WARNING: Pair granular/exact: cutoff 0.5 is less than the largest contact distance of "
         "types 1 1",
@@ -554,25 +553,36 @@ TEST(DeckLinear, SerialEqualsMpi)
   }
 }
 
+namespace {
+
+// The log of `run 0` for two 2 mm spheres of density 2500 overlapping by `overlap` (m) under
+// `law`, with `extra` commands before the run.
+std::string two_spheres_log(const std::string &name, const std::string &law, double overlap,
+                            const std::string &extra)
+{
+  {
+    deck::Lammps lmp(name);
+    lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01") +
+                "create_atoms 1 single 0 0 0\ncreate_atoms 1 single 0 0 " +
+                num(2e-3 - overlap) + R"(
+set group all diameter 2e-3
+set group all density 2500
+pair_style granular/exact
+)" + "pair_coeff * * " + law + "\n" + extra + "\nrun 0");
+  }
+  return deck::read_text(name);
+}
+
+}    // namespace
+
 // Likely mistakes that are legal warn with their numbers (from ports of LAMMPS' example decks):
 // a swapped 'classic <kt> <mu>' (mu = 4000), for a wall's law words too, and spheres that start
 // overlapping by a quarter of their radius. A deck without them prints neither warning.
 TEST(DeckLinear, LikelyMistakesWarnWithTheirNumbers)
 {
   auto log_of = [](const std::string &name, const std::string &law, double overlap) {
-    {
-      deck::Lammps lmp(name);
-      lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01") +
-                  "create_atoms 1 single 0 0 0\ncreate_atoms 1 single 0 0 " +
-                  num(2e-3 - overlap) + R"(
-set group all diameter 2e-3
-set group all density 2500
-pair_style granular/exact
-)" + "pair_coeff * * " + law + "\nfix w all wall/gran/exact " + law +
-                  " zplane -0.005 NULL\nrun 0");
-    }
-    std::ifstream log(name);
-    return std::string((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    return two_spheres_log(name, law, overlap,
+                           "fix w all wall/gran/exact " + law + " zplane -0.005 NULL");
   };
   const std::string swapped =
       log_of("swapped.log", "hooke 2e5 tangential classic 0.5 4000", 2.4e-4);
@@ -594,19 +604,8 @@ pair_style granular/exact
 TEST(DeckLinear, CoarseTimeStepWarnsWithTheContactDuration)
 {
   auto log_of = [](const std::string &name, const char *dt) {
-    {
-      deck::Lammps lmp(name);
-      lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01") + R"(
-create_atoms 1 single 0 0 0
-create_atoms 1 single 0 0 1.999e-3
-set group all diameter 2e-3
-set group all density 2500
-pair_style granular/exact
-pair_coeff * * hooke 2e5 tangential classic 1.6e5 0.5
-timestep )" + std::string(dt) + "\nrun 0");
-    }
-    std::ifstream log(name);
-    return std::string((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    return two_spheres_log(name, "hooke 2e5 tangential classic 1.6e5 0.5", 1e-6,
+                           std::string("timestep ") + dt);
   };
   const std::string coarse = log_of("coarse.log", "5e-6");
   const char *warning = "WARNING: Pair granular/exact: the time step 5e-06 resolves a contact of "

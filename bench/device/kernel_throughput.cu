@@ -10,6 +10,7 @@
 // Build:  nvcc -std=c++17 -O3 -arch=sm_90 -I src -o kernel_throughput \
 //             bench/device/kernel_throughput.cu
 // (bench/device/run.sh builds it and the device check together; bench/README.md has figures.)
+#include "../../unittest/device/check_cuda.cuh"
 #include "../../unittest/device/contact_scenarios.cuh"
 
 #include <chrono>
@@ -179,15 +180,6 @@ __global__ void make_geometry(Geometry *g, int n)
   const Movement m = movement(c, 1);
   g[c] = Geometry{m.normal, m.overlap, m.d, m.rot_i, m.rot_j};
 }
-
-#define CHECK_CUDA(call)                                                                     \
-  do {                                                                                       \
-    const cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                       \
-      std::exit(2);                                                                          \
-    }                                                                                        \
-  } while (0)
 
 struct DeviceData {
   Data d{};

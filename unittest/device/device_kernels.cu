@@ -17,6 +17,7 @@
 // same order: what differs is the last bit of the math library's exp/log/pow/cbrt/sin/cos,
 // which the steps carry on; every comparison is also reported as the share of outputs that are
 // equal bit for bit.
+#include "check_cuda.cuh"
 #include "contact_scenarios.cuh"
 
 #include <cmath>
@@ -98,15 +99,6 @@ __global__ void advance_on_device(int family, int first, int last, Arrays a)
   const int c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c < kContacts) advance_contact(family, c, first, last, a);
 }
-
-#define CHECK_CUDA(call)                                                                     \
-  do {                                                                                       \
-    const cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                       \
-      std::exit(2);                                                                          \
-    }                                                                                        \
-  } while (0)
 
 struct HostArrays {
   std::vector<double> state, out;

@@ -4,9 +4,8 @@ independent pure-Python implementation of the procedure (the oracle jaeger_refer
 not part of this repository; see doc/design_notes.md, "Jaeger checks").
 
 Usage (from the repository root):
-    python3 unittest/data/jaeger/make_reference_cases.py [path/to/jaeger_reference.py]
-default oracle path: ../shared/design/jaeger_reference.py relative to the repository root (a
-folder outside the repository).
+    python3 unittest/data/jaeger/make_reference_cases.py path/to/jaeger_reference.py
+(the oracle is given by its path: it is kept outside the repository).
 Writes unittest/data/jaeger/reference_cases.txt next to this script.
 
 The inputs are not stored: both this script and unittest/test_kernel_jaeger.cpp draw them from
@@ -114,11 +113,10 @@ def load_oracle(path):
 
 
 def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: make_reference_cases.py path/to/jaeger_reference.py (the oracle)")
     here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.normpath(os.path.join(here, "..", "..", ".."))
-    oracle = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", "shared", "design",
-                                                                "jaeger_reference.py")
-    Model = load_oracle(oracle)
+    Model = load_oracle(sys.argv[1])
     g = SplitMix64(SEED)
     lines = ["# Jaeger kernel cross-check: %d sequences x %d steps, seed %#x (see make_reference_cases.py)"
              % (N_SEQ, N_STEPS, SEED), "# T1 T2 count"]

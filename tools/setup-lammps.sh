@@ -4,11 +4,35 @@
 # build is cached outside the repository (under $GE_CACHE, default ~/.cache/granular-exact) and
 # reused when its stamp matches.
 #
-# Usage: tools/setup-lammps.sh [2025|2026]      (default 2025 = LAMMPS 4 Feb 2025)
-# Prints, as its last line, the install prefix of the LAMMPS build (used by tools/build.sh).
+# Usage: tools/setup-lammps.sh [2025|2026] [--kokkos DIR [--kokkos-backend openmp|cuda]
+#                                                    [--kokkos-arch NAME]]
+#   2025|2026         LAMMPS 4 Feb 2025 (default) or 4 Jul 2026
+#   --kokkos DIR      also build LAMMPS's KOKKOS package from the Kokkos source tree DIR, which you
+#                     supply (a release 4.5.01 or 4.6.01 of the public Kokkos project; the project
+#                     neither ships nor downloads it). Only for 2025: LAMMPS 4 Jul 2026's KOKKOS
+#                     package needs Kokkos >= 5.1 and C++20.
+#   --kokkos-backend  openmp (default) or cuda. cuda needs an nvcc that can compile Kokkos 4.x on
+#                     PATH (CUDA 11.8 or 12.x; CUDA 13 cannot) and --kokkos-arch.
+#   --kokkos-arch     a Kokkos architecture name, e.g. HOPPER90 or AMPERE80 (Kokkos_ARCH_<NAME>)
+# Each set of options has its own cached build, keyed by them and by the Kokkos version.
+# Prints, as its last line, the root of the LAMMPS build (used by tools/build.sh): the source tree
+# is <root>/src, the install prefix <root>/install.
 set -euo pipefail
 
-series=${1:-${GE_LAMMPS:-2025}}
+series=${GE_LAMMPS:-2025}
+kokkos_dir='' kokkos_backend=openmp kokkos_arch=''
+while [ $# -gt 0 ]; do
+  case "$1" in
+    2025|2026) series=$1; shift ;;
+    --kokkos) [ $# -ge 2 ] || { echo "setup-lammps: --kokkos needs a Kokkos source directory" >&2; exit 2; }
+              kokkos_dir=$2; shift 2 ;;
+    --kokkos-backend) [ $# -ge 2 ] || { echo "setup-lammps: --kokkos-backend needs openmp or cuda" >&2; exit 2; }
+              kokkos_backend=$2; shift 2 ;;
+    --kokkos-arch) [ $# -ge 2 ] || { echo "setup-lammps: --kokkos-arch needs a Kokkos architecture name (e.g. HOPPER90)" >&2; exit 2; }
+              kokkos_arch=$2; shift 2 ;;
+    *) echo "setup-lammps: unknown argument '$1' (expected 2025, 2026, --kokkos DIR, --kokkos-backend openmp|cuda, --kokkos-arch NAME)" >&2; exit 2 ;;
+  esac
+done
 case "$series" in
   2025) debver=20250204+dfsg.1-2 ;;
   2026) debver=20260704+dfsg-2 ;;
@@ -17,11 +41,49 @@ esac
 
 cache=${GE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/granular-exact}
 root=$cache/lammps-$debver
+download=$root/download
+options="BUILD_SHARED_LIBS=on BUILD_MPI=on BUILD_OMP=on LAMMPS_SIZES=smallbig PKG_GRANULAR=on PKG_PLUGIN=on PKG_RIGID=on"
+log() { echo "[setup-lammps] $*" >&2; }
+
+# The Kokkos version of a source tree, from its top CMakeLists.txt (e.g. 4.5.1).
+kokkos_version() {
+  awk '/set\(Kokkos_VERSION_(MAJOR|MINOR|PATCH) /{gsub(/\)/,"",$2); v=v (v==""?"":".") $2} END{print v}' \
+    "$1/CMakeLists.txt"
+}
+
+kokkos_cmake_args=()
+if [ -n "$kokkos_dir" ]; then
+  [ "$series" = 2025 ] || { log "--kokkos: LAMMPS 4 Jul 2026's KOKKOS package needs Kokkos >= 5.1 and C++20; the /kk styles are built for LAMMPS 4 Feb 2025 (Kokkos 4.x)"; exit 2; }
+  [ -f "$kokkos_dir/CMakeLists.txt" ] && [ -d "$kokkos_dir/core/src" ] ||
+    { log "--kokkos $kokkos_dir is not a Kokkos source tree (no CMakeLists.txt and core/src)"; exit 2; }
+  kokkos_dir=$(cd "$kokkos_dir" && pwd)
+  kv=$(kokkos_version "$kokkos_dir")
+  case "$kv" in
+    4.5.*|4.6.*|4.7.*) ;;
+    *) log "--kokkos $kokkos_dir is Kokkos '$kv'; LAMMPS 4 Feb 2025 needs Kokkos 4.5.01 or a later 4.x"; exit 2 ;;
+  esac
+  key=kokkos$kv-$kokkos_backend
+  case "$kokkos_backend" in
+    openmp) kokkos_cmake_args=(-D Kokkos_ENABLE_OPENMP=on -D Kokkos_ENABLE_SERIAL=on) ;;
+    cuda)
+      [ -n "$kokkos_arch" ] || { log "--kokkos-backend cuda needs --kokkos-arch (e.g. HOPPER90 for H100/H200)"; exit 2; }
+      command -v nvcc >/dev/null || { log "--kokkos-backend cuda: no nvcc on PATH (CUDA 11.8 or 12.x; CUDA 13 cannot compile Kokkos 4.x)"; exit 2; }
+      # the compiler is Kokkos's nvcc_wrapper, set below once the source folder is known
+      kokkos_cmake_args=(-D Kokkos_ENABLE_CUDA=on -D Kokkos_ENABLE_OPENMP=on -D Kokkos_ENABLE_SERIAL=on) ;;
+    *) log "--kokkos-backend '$kokkos_backend': expected openmp or cuda"; exit 2 ;;
+  esac
+  if [ -n "$kokkos_arch" ]; then
+    [[ "$kokkos_arch" =~ ^[A-Z0-9_]+$ ]] || { log "--kokkos-arch '$kokkos_arch': expected a Kokkos architecture name such as HOPPER90"; exit 2; }
+    kokkos_cmake_args+=(-D "Kokkos_ARCH_$kokkos_arch=on"); key=$key-$kokkos_arch
+  fi
+  root=$root-$key
+  options="$options PKG_KOKKOS=on $kokkos_backend $kokkos_arch kokkos=$kv"
+fi
 prefix=$root/install
 src=$root/src
-options="BUILD_SHARED_LIBS=on BUILD_MPI=on BUILD_OMP=on LAMMPS_SIZES=smallbig PKG_GRANULAR=on PKG_PLUGIN=on PKG_RIGID=on"
 stamp="$debver $options"
-log() { echo "[setup-lammps] $*" >&2; }
+[ "$kokkos_backend" = cuda ] && [ -n "$kokkos_dir" ] &&
+  kokkos_cmake_args+=(-D CMAKE_CXX_COMPILER="$src/lib/kokkos/bin/nvcc_wrapper")
 
 install_packages() {
   local pkgs=(build-essential cmake ninja-build ccache libopenmpi-dev openmpi-bin
@@ -70,7 +132,7 @@ fetch_source() {
     /^Package:/{p=0} /^Version:/{p=($2==v)} p&&/^Checksums-Sha256:/{c=1;next}
     p&&c&&/^ /{if($3~/\.orig\.tar\./ && !d){print $1,$3;d=1}} /^[A-Z]/{c=0}')
   [ -n "${name:-}" ] || { log "no orig tarball listed for lammps=$debver"; exit 1; }
-  dl=$root/download; mkdir -p "$dl"
+  dl=$download; mkdir -p "$dl"     # one download serves the plain and the KOKKOS builds
   if ! echo "$sha  $dl/$name" | sha256sum -c --quiet - >/dev/null 2>&1; then
     log "downloading $name"
     # The .dsc and debian tarball may be missing from the archive (exit 100); the orig tarball suffices.
@@ -85,6 +147,11 @@ fetch_source() {
   mv "$top" "$src" 2>/dev/null || { mkdir -p "$src"; cp -a "$top"/. "$src"/; }
   rm -rf "$tmp"
   [ -f "$src/cmake/CMakeLists.txt" ] || { log "unexpected source layout in $name"; exit 1; }
+  if [ -n "$kokkos_dir" ]; then
+    # LAMMPS's bundled-Kokkos mode builds lib/kokkos (Debian's tarball strips the bundled copy)
+    log "copying the Kokkos source tree $kokkos_dir (Kokkos $kv) into lib/kokkos"
+    rm -rf "$src/lib/kokkos"; cp -a "$kokkos_dir" "$src/lib/kokkos"
+  fi
 }
 
 build_lammps() {
@@ -93,8 +160,13 @@ build_lammps() {
   cmake -S "$src/cmake" -B "$b" -G Ninja -D CMAKE_BUILD_TYPE=Release \
     -D BUILD_SHARED_LIBS=on -D BUILD_MPI=on -D BUILD_OMP=on -D LAMMPS_SIZES=smallbig \
     -D PKG_GRANULAR=on -D PKG_PLUGIN=on -D PKG_RIGID=on -D DOWNLOAD_POTENTIALS=off -D LAMMPS_INSTALL_RPATH=on \
-    -D CMAKE_CXX_COMPILER_LAUNCHER=ccache -D CMAKE_INSTALL_PREFIX="$prefix" >"$root/configure.log"
-  log "building LAMMPS (about 3.5 min on 2 cores when ccache is cold)"
+    -D CMAKE_CXX_COMPILER_LAUNCHER=ccache -D CMAKE_INSTALL_PREFIX="$prefix" \
+    ${kokkos_dir:+-D PKG_KOKKOS=on} "${kokkos_cmake_args[@]}" >"$root/configure.log"
+  if [ -n "$kokkos_dir" ]; then
+    log "building LAMMPS with KOKKOS ($kokkos_backend) (about 10 min on 2 cores when ccache is cold)"
+  else
+    log "building LAMMPS (about 3.5 min on 2 cores when ccache is cold)"
+  fi
   cmake --build "$b" -j"$(nproc)" >"$root/build.log" 2>&1 || { tail -40 "$root/build.log" >&2; exit 1; }
   cmake --install "$b" >"$root/install.log"
 }
@@ -103,7 +175,7 @@ install_packages
 mkdir -p "$root"
 if [ -f "$root/stamp" ] && [ "$(cat "$root/stamp")" = "$stamp" ] && [ -f "$prefix/lib/cmake/LAMMPS/LAMMPSConfig.cmake" ] \
    && [ -f "$src/src/pair.h" ]; then
-  log "reusing cached LAMMPS $debver in $root"
+  log "reusing cached LAMMPS $debver${kokkos_dir:+ with KOKKOS ($key)} in $root"
 else
   rm -f "$root/stamp"
   fetch_source

@@ -24,6 +24,7 @@
 #   GE_LAMMPS_VERSION        numeric YYYYMMDD of the LAMMPS source tree (e.g. 20250204, 20260704)
 #   GE_LAMMPS_VERSION_STRING the string from src/version.h (e.g. "4 Feb 2025")
 #   GE_LAMMPS_INCLUDE_DIRS   LAMMPS source include dirs (src, src/GRANULAR)
+#   GE_LAMMPS_LIBRARY_FILE   the LAMMPS shared library
 
 set(LAMMPS_SOURCE_DIR "" CACHE PATH "Root of the LAMMPS source tree (contains src/ and cmake/)")
 set(LAMMPS_DIR "" CACHE PATH "LAMMPS install prefix or LAMMPS build directory")
@@ -153,6 +154,8 @@ else()
     INTERFACE_LINK_LIBRARIES MPI::MPI_CXX)
   message(STATUS "LAMMPS library: ${_ge_lammps_lib} (no CMake package; defines ${_ge_lammps_defs})")
 endif()
+
+set(GE_LAMMPS_LIBRARY_FILE "${_ge_lammps_lib}")
 
 # ---------------------------------------------------------------------------------------------
 # OpenMP: LAMMPS compiles with -DLAMMPS_OMP_COMPAT=<3|4> when BUILD_OMP is on; mirror it for plugins.

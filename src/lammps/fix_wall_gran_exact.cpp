@@ -46,6 +46,16 @@ bool is_wallstyle(const char *word)
       strcmp(word, "zplane") == 0 || strcmp(word, "zcylinder") == 0 ||
       strcmp(word, "region") == 0;
 }
+
+// the pair style granular/exact, or one of its accelerator variants (also inside pair hybrid)
+SpherePairServices *sphere_pair(Force *force)
+{
+  for (const char *style : {"granular/exact", "granular/exact/kk", "granular/exact/kk/device",
+                            "granular/exact/kk/host"})
+    if (auto *pair = dynamic_cast<SpherePairServices *>(force->pair_match(style, 1)))
+      return pair;
+  return nullptr;
+}
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
@@ -57,7 +67,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR, "Fix wall/gran/exact requires atom_style sphere (radius, rmass, omega)");
   // the law words need no pair style, but the wall's contacts do (body masses, friction fix):
   // say so where the wall is defined rather than at the first run
-  if (dynamic_cast<SpherePairServices *>(force->pair_match("granular/exact", 1)) == nullptr)
+  if (sphere_pair(force) == nullptr)
     error->all(FLERR, "Fix wall/gran/exact reads its contact law with pair granular/exact: "
                       "define 'pair_style granular/exact' first");
 
@@ -337,7 +347,7 @@ FixWallGranExact::~FixWallGranExact()
 void FixWallGranExact::post_constructor()
 {
   if (ge::is_coulomb(law))
-    dynamic_cast<SpherePairServices *>(force->pair_match("granular/exact", 1))->friction_fix();
+    sphere_pair(force)->friction_fix();
 }
 
 int FixWallGranExact::setmask()
@@ -347,7 +357,7 @@ int FixWallGranExact::setmask()
 
 void FixWallGranExact::init()
 {
-  pair = dynamic_cast<SpherePairServices *>(force->pair_match("granular/exact", 1));
+  pair = sphere_pair(force);
   if (!pair) error->all(FLERR, "Fix wall/gran/exact needs pair granular/exact");
   // (the pair's init, which places the friction fix, comes before the fixes')
   friction = ge::is_coulomb(law) ? pair->active_friction_fix() : nullptr;

@@ -7,6 +7,9 @@
 #include "fix_neigh_history_exact.h"
 #include "fix_wall_gran_exact.h"
 #include "pair_granular_exact.h"
+#ifdef GE_HAVE_KOKKOS
+#include "granular_exact_kokkos_styles.h"
+#endif
 
 using namespace LAMMPS_NS;
 
@@ -76,4 +79,9 @@ extern "C" __attribute__((visibility("default"))) void lammpsplugin_init(void *l
       "GRANULAR-EXACT exact Coulomb friction solver (internal, created by pair granular/exact)";
   plugin.creator.v2 = (lammpsplugin_factory2 *) &coulomb_friction_exact_creator;
   (*register_plugin)(&plugin, lmp);
+
+#ifdef GE_HAVE_KOKKOS
+  // granular/exact/kk, /kk/device, /kk/host (a LAMMPS built with KOKKOS)
+  ge_register_kokkos_styles(lmp, handle, regfunc);
+#endif
 }

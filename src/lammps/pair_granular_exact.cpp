@@ -90,7 +90,7 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   friction = nullptr;
   id_atom_ids = "GE_ATOM_IDS";
   if (const Fix *existing = modify->get_fix_by_id(id_atom_ids))
-    if (!utils::strmatch(existing->style, "^property/atom$"))
+    if (!utils::strmatch(existing->style, "^property/atom"))
       error->all(FLERR,
                  "Pair granular/exact: the fix ID {} is reserved for the atom IDs of its "
                  "histories; give fix {} ({}) another ID",
@@ -768,7 +768,10 @@ void PairGranularExact::create_atom_id_fix()
 {
   atom_ids_recorded = modify->get_fix_by_id(id_atom_ids) != nullptr;
   if (atom_ids_recorded) return;
-  modify->add_fix(id_atom_ids + " all property/atom d_GE_history_atom_id writedata no");
+  // (a run with Kokkos (-k on) has Kokkos atom styles, whose per-atom vectors only the /kk
+  // variant of fix property/atom may grow)
+  const char *style = lmp->kokkos ? "property/atom/kk" : "property/atom";
+  modify->add_fix(fmt::format("{} all {} d_GE_history_atom_id writedata no", id_atom_ids, style));
 }
 
 void PairGranularExact::check_atom_ids()

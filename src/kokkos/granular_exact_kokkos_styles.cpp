@@ -1,0 +1,42 @@
+/* ----------------------------------------------------------------------
+   GRANULAR-EXACT: registration of the Kokkos styles (called by the plugin's
+   lammpsplugin_init() when LAMMPS was built with KOKKOS)
+------------------------------------------------------------------------- */
+
+#include "granular_exact_kokkos_styles.h"
+
+#include "lammpsplugin.h"
+#include "pair_granular_exact_kokkos.h"
+#include "version.h"
+
+using namespace LAMMPS_NS;
+
+namespace {
+
+template <class DeviceType> Pair *granular_exact_kokkos_creator(LAMMPS *lmp)
+{
+  return new PairGranularExactKokkos<DeviceType>(lmp);
+}
+
+}    // namespace
+
+void ge_register_kokkos_styles(void *lmp, void *handle, void *regfunc)
+{
+  auto register_plugin = (lammpsplugin_regfunc) regfunc;
+  lammpsplugin_t plugin;
+  plugin.version = LAMMPS_VERSION;
+  plugin.style = "pair";
+  plugin.author = "GRANULAR-EXACT developers";
+  plugin.handle = handle;
+  // granular/exact/kk and /kk/device run in Kokkos' default execution space (a GPU where Kokkos
+  // has one), /kk/host in its host space
+  plugin.info = "GRANULAR-EXACT pair style granular/exact, Kokkos variant";
+  for (const char *name : {"granular/exact/kk", "granular/exact/kk/device"}) {
+    plugin.name = name;
+    plugin.creator.v1 = (lammpsplugin_factory1 *) &granular_exact_kokkos_creator<LMPDeviceType>;
+    (*register_plugin)(&plugin, lmp);
+  }
+  plugin.name = "granular/exact/kk/host";
+  plugin.creator.v1 = (lammpsplugin_factory1 *) &granular_exact_kokkos_creator<LMPHostType>;
+  (*register_plugin)(&plugin, lmp);
+}

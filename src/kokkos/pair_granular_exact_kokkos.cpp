@@ -1,0 +1,582 @@
+/* ----------------------------------------------------------------------
+   GRANULAR-EXACT: pair style granular/exact/kk (see the header)
+------------------------------------------------------------------------- */
+
+#include "pair_granular_exact_kokkos.h"
+
+#include "atom_kokkos.h"
+#include "atom_masks.h"
+#include "comm.h"
+#include "error.h"
+#include "fix_contact_history_exact.h"
+#include "fix_neigh_history_exact.h"
+#include "force.h"
+#include "kokkos.h"
+#include "memory_kokkos.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "update.h"
+
+#include "contact/contact_law.hpp"
+
+#include <cmath>
+
+using namespace LAMMPS_NS;
+using ge::Vec3;
+
+namespace {
+
+// the sums of a force evaluation: [0..1] the work of the contacts that ended in it (every step),
+// and on the steps with output [2..19] the pair's global vector (PairGranularExact::compute()),
+// [20..25] the global virial (fewer sums on the other steps: fewer registers on a GPU)
+constexpr int ENDED = 0;
+constexpr int VECTOR = 2;
+constexpr int NVECTOR = 18;
+constexpr int VIRIAL = 20;
+constexpr int NSUMS = 26;
+constexpr int VERTEX_DOUBLES = int(sizeof(ge::JaegerVertex) / sizeof(double));
+
+/* ----------------------------------------------------------------------
+   one force evaluation over the flattened half list: every contact is advanced by
+   ge::contact_step() as the host style does (the law's body i is the atom with the lower ID,
+   whose view the state is kept in), its forces added to both atoms (atomically where threads
+   share atoms), its tallies summed
+------------------------------------------------------------------------- */
+
+template <class DeviceType, bool ATOMIC, bool TALLY> struct ForceLoop {
+  typedef DeviceType device_type;
+  typedef ArrayTypes<DeviceType> AT;
+  typedef double value_type[];
+  static constexpr int COUNT = TALLY ? NSUMS : VECTOR;
+  const int value_count = COUNT;
+
+  typename AT::t_x_array_randomread x;
+  typename AT::t_v_array_randomread v, omega;
+  typename AT::t_f_array f, torque;
+  typename AT::t_int_1d_randomread type, mask;
+  typename AT::t_tagint_1d_randomread tag;
+  typename AT::t_float_1d_randomread rmass, radius;
+  Kokkos::View<const double *, DeviceType> mass_rigid;    // empty without rigid bodies
+  Kokkos::View<const int *, DeviceType> ilist, offset, neigh;
+  Kokkos::View<int *, DeviceType> touch, count;
+  Kokkos::View<double **, typename DeviceType::array_layout, DeviceType> state;
+  Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> items;
+  Kokkos::View<const ge::ContactLaw **, Kokkos::LayoutRight, DeviceType> law;
+  int nlocal, newton_pair, freeze_bit, nstate;
+  double dt;
+  bool advance, energies, virial;
+
+  KOKKOS_INLINE_FUNCTION double body_mass(int i) const
+  {
+    return (mass_rigid.extent(0) > 0 && mass_rigid(i) > 0.0) ? mass_rigid(i) : rmass(i);
+  }
+  // the effective mass of the catalogue laws (PairGranularExact::catalogue_mass())
+  KOKKOS_INLINE_FUNCTION double catalogue_mass(int i, int j) const
+  {
+    if (freeze_bit && (mask(i) & freeze_bit)) return body_mass(j);
+    if (freeze_bit && (mask(j) & freeze_bit)) return body_mass(i);
+    return ge::effective_mass(body_mass(i), body_mass(j));
+  }
+  // PairGranularExact::bodies_of(), from the views
+  KOKKOS_INLINE_FUNCTION ge::ContactBodies bodies_of(int i, int j, const Vec3 &dx, double rsq,
+                                                     const ge::ContactLaw &lw) const
+  {
+    ge::ContactBodies b;
+    const double r = sqrt(rsq);
+    b.normal = (1.0 / r) * dx;
+    b.overlap = radius(i) + radius(j) - r;
+    b.v_i = Vec3{v(i, 0), v(i, 1), v(i, 2)};
+    b.v_j = Vec3{v(j, 0), v(j, 1), v(j, 2)};
+    b.omega_i = Vec3{omega(i, 0), omega(i, 1), omega(i, 2)};
+    b.omega_j = Vec3{omega(j, 0), omega(j, 1), omega(j, 2)};
+    b.r_i = radius(i) - 0.5 * b.overlap;
+    b.r_j = radius(j) - 0.5 * b.overlap;
+    b.radius_i = radius(i);
+    b.radius_j = radius(j);
+    if (lw.tangential == ge::LAW_CATALOGUE || lw.tangential == ge::LAW_JAEGER)
+      b.rbar = ge::effective_radius(radius(i), radius(j));
+    if (lw.tangential == ge::LAW_CATALOGUE) b.mbar = catalogue_mass(i, j);
+    b.dt = dt;
+    b.advance = advance;
+    b.energies = energies;
+    return b;
+  }
+
+  KOKKOS_INLINE_FUNCTION void add(typename AT::t_f_array a, int i, const Vec3 &w) const
+  {
+    if (ATOMIC) {
+      Kokkos::atomic_add(&a(i, 0), w.x);
+      Kokkos::atomic_add(&a(i, 1), w.y);
+      Kokkos::atomic_add(&a(i, 2), w.z);
+    } else {
+      a(i, 0) += w.x;
+      a(i, 1) += w.y;
+      a(i, 2) += w.z;
+    }
+  }
+
+  // the work a linear contact's state holds (PairGranularExact::add_contact_work())
+  KOKKOS_INLINE_FUNCTION static void add_work(const ge::ContactLaw &lw, const double *st,
+                                              double weight, double *sums)
+  {
+    if (!ge::is_linear(lw)) return;
+    sums[0] += weight * st[ge::H_WORK_T];
+    sums[1] += weight * (st[ge::H_DISS_T] + st[ge::H_DISS_DAMP]);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type sums) const
+  {
+    const int i = ilist(ii);
+    for (int slot = offset(ii); slot < offset(ii + 1); slot++) {
+      const int j = neigh(slot) & NEIGHMASK;
+      const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
+      const ge::ContactLaw &lw = law(type(i), type(j));
+      const Vec3 dx{x(i, 0) - x(j, 0), x(i, 1) - x(j, 1), x(i, 2) - x(j, 2)};
+      const double rsq = ge::dot(dx, dx);
+      const double radsum = radius(i) + radius(j);
+
+      // the state, entry by entry (in the layout of the execution space: coalesced on a GPU)
+      double st[ge::CONTACT_STATE_MAX];
+      if (rsq >= radsum * radsum) {
+        if (touch(slot)) {
+          // the contact ended: its work goes to the running totals, its state is forgotten
+          for (int k = 0; k < nstate; k++) st[k] = state(slot, k);
+          add_work(lw, st, weight, sums + ENDED);
+          for (int k = 0; k < nstate; k++) state(slot, k) = 0.0;
+          touch(slot) = 0;
+          count(slot) = 0;
+        }
+        continue;
+      }
+      touch(slot) = 1;
+      for (int k = 0; k < nstate; k++) st[k] = state(slot, k);
+
+      const bool i_is_p = tag(i) < tag(j);
+      const int p = i_is_p ? i : j, q = i_is_p ? j : i;
+      const ge::ContactBodies b = bodies_of(p, q, i_is_p ? dx : -dx, rsq, lw);
+      ge::ContactResult r;
+      if (lw.tangential == ge::LAW_JAEGER) {
+        ge::JaegerHistory h{reinterpret_cast<ge::JaegerVertex *>(&items(slot, 0)), count(slot),
+                            lw.jaeger.capacity + 1};
+        ge::contact_step(lw, b, st, &h, r);
+        count(slot) = h.count;
+        if (TALLY && energies) {
+          sums[VECTOR + 15] += weight * h.count;
+          sums[VECTOR + 16] += weight;
+        }
+      } else {
+        ge::contact_step(lw, b, st, nullptr, r);
+      }
+      for (int k = 0; k < nstate; k++) state(slot, k) = st[k];
+
+      // forces and torques (PairGranularExact::apply_contact()), in the host style's order
+      const Vec3 on_i = i_is_p ? r.force_i : -r.force_i;
+      const bool on_j = newton_pair || j < nlocal;
+      add(f, i, on_i);
+      if (on_j) add(f, j, -on_i);
+      add(torque, i, i_is_p ? r.torque_i : r.torque_j);
+      if (on_j) add(torque, j, i_is_p ? r.torque_j : r.torque_i);
+      if (!ge::is_zero(r.moment)) {
+        // the Yade moment: -M on the law's i, +M on its j (added apart, as the host style does)
+        const Vec3 moment_on_j = i_is_p ? r.moment : -r.moment;
+        add(torque, i, -moment_on_j);
+        if (on_j) add(torque, j, moment_on_j);
+      }
+
+      if (TALLY && virial) {
+        sums[VIRIAL + 0] += weight * dx.x * on_i.x;
+        sums[VIRIAL + 1] += weight * dx.y * on_i.y;
+        sums[VIRIAL + 2] += weight * dx.z * on_i.z;
+        sums[VIRIAL + 3] += weight * dx.x * on_i.y;
+        sums[VIRIAL + 4] += weight * dx.x * on_i.z;
+        sums[VIRIAL + 5] += weight * dx.y * on_i.z;
+      }
+      if (TALLY && energies) {
+        // PairGranularExact::tally_contact()
+        double *vec = sums + VECTOR;
+        vec[0] += weight * r.energy_n;
+        vec[1] += weight * r.energy_t;
+        add_work(lw, st, weight, vec + 2);
+        vec[4] += weight;
+        vec[5] += weight * (r.sliding ? 1.0 : 0.0);
+        const double l[3] = {dx.x, dx.y, dx.z}, fv[3] = {on_i.x, on_i.y, on_i.z};
+        for (int a = 0; a < 3; a++)
+          for (int c = 0; c < 3; c++) vec[6 + 3 * a + c] += weight * l[a] * fv[c];
+        vec[17] += weight * r.energy_moment;
+      }
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void init(value_type sums) const
+  {
+    for (int k = 0; k < COUNT; k++) sums[k] = 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type dst, const value_type src) const
+  {
+    for (int k = 0; k < COUNT; k++) dst[k] += src[k];
+  }
+};
+
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType>
+PairGranularExactKokkos<DeviceType>::PairGranularExactKokkos(LAMMPS *lmp) : PairGranularExact(lmp)
+{
+  kokkosable = 1;
+  atomKK = (AtomKokkos *) atom;
+  execution_space = ExecutionSpaceFromDevice<DeviceType>::space;
+  datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | MASK_MASK |
+      TAG_MASK | RMASS_MASK | RADIUS_MASK;
+  datamask_modify = F_MASK | TORQUE_MASK;
+}
+
+template <class DeviceType> PairGranularExactKokkos<DeviceType>::~PairGranularExactKokkos()
+{
+  if (copymode) return;
+}
+
+/* ----------------------------------------------------------------------
+   the host style's set-up and checks, then what only the host style can do
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::init_style()
+{
+  PairGranularExact::init_style();
+  laws_current = false;    // (the mixed laws are made by init_one(), after this)
+  device_current = false;
+}
+
+// laws whose step is not a fixed-size kernel stop with the alternative
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::check_laws_run_here() const
+{
+  const int n = atom->ntypes;
+  for (int i = 1; i <= n; i++)
+    for (int j = i; j <= n; j++) {
+      const Law &lw = law[i][j];
+      if (ge::is_coulomb(lw))
+        error->all(FLERR,
+                   "Pair granular/exact/kk: 'tangential coulomb' (types {} {}) solves friction "
+                   "as a constraint over all contacts, which runs on the host only: use pair "
+                   "style granular/exact (without -sf kk / suffix kk) for it, or a law with a "
+                   "per-contact friction (classic, refined, mindlin, ...) under /kk",
+                   i, j);
+      if (lw.tangential == TANGENTIAL_JAEGER && lw.jaeger.capacity <= 0)
+        error->all(FLERR,
+                   "Pair granular/exact/kk: 'tangential jaeger' without 'capacity M' (types {} "
+                   "{}) keeps a history of any length, which runs on the host only: give "
+                   "'capacity M' (e.g. capacity 16: a fixed record of M + 1 vertices per "
+                   "contact) or use pair style granular/exact",
+                   i, j);
+    }
+}
+
+// the type pairs' laws, mixed ones included (at the first force evaluation of a run: init_one()
+// has made them)
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_laws()
+{
+  check_laws_run_here();
+  const int n = atom->ntypes;
+  k_law = decltype(k_law)("granular/exact/kk:law", n + 1, n + 1);
+  int largest_capacity = 0;
+  for (int i = 1; i <= n; i++)
+    for (int j = 1; j <= n; j++) {
+      k_law.h_view(i, j) = law[i][j];
+      if (law[i][j].tangential == TANGENTIAL_JAEGER)
+        largest_capacity = MAX(largest_capacity, law[i][j].jaeger.capacity);
+    }
+  k_law.modify_host();
+  k_law.template sync<DeviceType>();
+  nstate = (history_mode == HISTORY_COMPACT) ? fix_compact->nfixed : int(ge::LINEAR_HISTORY_SIZE);
+  nitems = any_law(TANGENTIAL_JAEGER) ? VERTEX_DOUBLES * (largest_capacity + 1) : 0;
+  laws_current = true;
+}
+
+/* ----------------------------------------------------------------------
+   the neighbour list of the last build, flattened into slots
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::flatten_list()
+{
+  const int inum = list->inum;
+  nslots = 0;
+  for (int ii = 0; ii < inum; ii++) nslots += list->numneigh[list->ilist[ii]];
+  if ((int) k_ilist.extent(0) < inum + 1) {
+    k_ilist = dual_int("granular/exact/kk:ilist", inum + 1);
+    k_offset = dual_int("granular/exact/kk:offset", inum + 1);
+  }
+  if ((int) k_neigh.extent(0) < nslots || (int) k_state.extent(1) != nstate ||
+      (int) k_items.extent(1) != MAX(nitems, 1)) {
+    const int room = nslots + nslots / 4 + 16;
+    k_neigh = dual_int("granular/exact/kk:neigh", room);
+    k_touch = dual_int("granular/exact/kk:touch", room);
+    k_count = dual_int("granular/exact/kk:count", room);
+    k_state = dual_state("granular/exact/kk:state", room, nstate);
+    k_items = dual_items("granular/exact/kk:items", nitems > 0 ? room : 1, MAX(nitems, 1));
+  }
+  auto ilist = k_ilist.h_view;
+  auto offset = k_offset.h_view;
+  auto neigh = k_neigh.h_view;
+  int slot = 0;
+  for (int ii = 0; ii < inum; ii++) {
+    const int i = list->ilist[ii];
+    ilist(ii) = i;
+    offset(ii) = slot;
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) neigh(slot++) = jlist[jj];
+  }
+  offset(inum) = slot;
+  for (auto *dv : {&k_ilist, &k_offset, &k_neigh}) {
+    dv->modify_host();
+    dv->template sync<DeviceType>();
+  }
+}
+
+/* ----------------------------------------------------------------------
+   host store -> slots (after a neighbour build), slots -> host store (before the next one, and
+   whenever host code reads the histories)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_history()
+{
+  flatten_list();
+  auto state = k_state.h_view;
+  auto items = k_items.h_view;
+  auto touch = k_touch.h_view;
+  auto count = k_count.h_view;
+  int slot = 0;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    for (int jj = 0; jj < list->numneigh[i]; jj++, slot++) {
+      const double *from = nullptr;
+      int n = 0;
+      if (history_mode == HISTORY_COMPACT) {
+        const bigint rec = fix_compact->firstrecord[i][jj];
+        if (rec >= 0) {
+          from = fix_compact->state(rec);
+          n = fix_compact->count(rec);
+          const double *v = fix_compact->items(rec);
+          for (int k = 0; k < VERTEX_DOUBLES * n; k++) items(slot, k) = v[k];
+        }
+      } else if (fix_neigh->firstflag[i][jj]) {
+        from = &fix_neigh->firstvalue[i][ge::LINEAR_HISTORY_SIZE * jj];
+      }
+      touch(slot) = from != nullptr;
+      count(slot) = n;
+      for (int k = 0; k < nstate; k++) state(slot, k) = from ? from[k] : 0.0;
+    }
+  }
+  k_state.modify_host();
+  k_touch.modify_host();
+  k_count.modify_host();
+  k_state.template sync<DeviceType>();
+  k_touch.template sync<DeviceType>();
+  k_count.template sync<DeviceType>();
+  if (nitems > 0) {
+    k_items.modify_host();
+    k_items.template sync<DeviceType>();
+  }
+  device_current = true;
+  host_current = true;
+}
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::download_history()
+{
+  if (host_current || !device_current) return;
+  k_state.template sync<LMPHostType>();
+  k_touch.template sync<LMPHostType>();
+  k_count.template sync<LMPHostType>();
+  if (nitems > 0) k_items.template sync<LMPHostType>();
+  auto state = k_state.h_view;
+  auto items = k_items.h_view;
+  auto touch = k_touch.h_view;
+  auto count = k_count.h_view;
+  int slot = 0;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    for (int jj = 0; jj < list->numneigh[i]; jj++, slot++) {
+      if (history_mode == HISTORY_COMPACT) {
+        bigint &rec = fix_compact->firstrecord[i][jj];
+        if (!touch(slot)) {
+          if (rec >= 0) fix_compact->release(rec);
+          continue;
+        }
+        // the record with the slot's vertices and fixed part
+        const int n = count(slot);
+        if (rec < 0) rec = fix_compact->create(n);
+        else fix_compact->reserve(rec, n);
+        const bigint first = fix_compact->first_item(rec);
+        double *v = fix_compact->items(rec);
+        for (int k = 0; k < VERTEX_DOUBLES * n; k++) v[k] = items(slot, k);
+        double fixed[MAX_FIXED_SIZE];
+        for (int k = 0; k < nstate; k++) fixed[k] = state(slot, k);
+        rec = fix_compact->place_header(first, n, fix_compact->room(rec), fixed);
+      } else {
+        fix_neigh->firstflag[i][jj] = touch(slot);
+        double *to = &fix_neigh->firstvalue[i][ge::LINEAR_HISTORY_SIZE * jj];
+        for (int k = 0; k < nstate; k++) to[k] = state(slot, k);
+      }
+    }
+  }
+  host_current = true;
+}
+
+/* ----------------------------------------------------------------------
+   around a neighbour build (the history store calls these)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::work_before_build()
+{
+  download_history();
+  PairGranularExact::work_before_build();
+}
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::work_after_build()
+{
+  PairGranularExact::work_after_build();
+  device_current = false;    // a new list: the slots are filled at the next force evaluation
+}
+
+/* ----------------------------------------------------------------------
+   one force evaluation in the execution space; sums as ForceLoop's
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+template <bool ATOMIC, bool TALLY>
+void PairGranularExactKokkos<DeviceType>::run_force_loop(bool advance, double *sums)
+{
+  ForceLoop<DeviceType, ATOMIC, TALLY> loop;
+  loop.x = atomKK->k_x.view<DeviceType>();
+  loop.v = atomKK->k_v.view<DeviceType>();
+  loop.omega = atomKK->k_omega.view<DeviceType>();
+  loop.f = atomKK->k_f.view<DeviceType>();
+  loop.torque = atomKK->k_torque.view<DeviceType>();
+  loop.type = atomKK->k_type.view<DeviceType>();
+  loop.mask = atomKK->k_mask.view<DeviceType>();
+  loop.tag = atomKK->k_tag.view<DeviceType>();
+  loop.rmass = atomKK->k_rmass.view<DeviceType>();
+  loop.radius = atomKK->k_radius.view<DeviceType>();
+  if (fix_rigid) {
+    // the bodies' masses (update_body_masses() keeps them on the host)
+    const int nall = atom->nlocal + atom->nghost;
+    if ((int) k_mass_rigid.extent(0) < nall)
+      k_mass_rigid = decltype(k_mass_rigid)("granular/exact/kk:mass_rigid", atom->nmax);
+    for (int k = 0; k < nall; k++) k_mass_rigid.h_view(k) = mass_rigid[k];
+    k_mass_rigid.modify_host();
+    k_mass_rigid.template sync<DeviceType>();
+    loop.mass_rigid = k_mass_rigid.template view<DeviceType>();
+  }
+  loop.ilist = k_ilist.template view<DeviceType>();
+  loop.offset = k_offset.template view<DeviceType>();
+  loop.neigh = k_neigh.template view<DeviceType>();
+  loop.touch = k_touch.template view<DeviceType>();
+  loop.count = k_count.template view<DeviceType>();
+  loop.state = k_state.template view<DeviceType>();
+  loop.items = k_items.template view<DeviceType>();
+  loop.law = k_law.template view<DeviceType>();
+  loop.nlocal = atom->nlocal;
+  loop.newton_pair = force->newton_pair;
+  loop.freeze_bit = freeze_group_bit;
+  loop.nstate = nstate;
+  loop.dt = update->dt;
+  loop.advance = advance;
+  loop.energies = eflag_global != 0;
+  loop.virial = vflag_global != 0;
+  Kokkos::View<double *, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> result(
+      sums, ForceLoop<DeviceType, ATOMIC, TALLY>::COUNT);
+  Kokkos::parallel_reduce("granular/exact/kk", Kokkos::RangePolicy<DeviceType>(0, list->inum),
+                          loop, result);
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(int eflag, int vflag)
+{
+  ev_init(eflag, vflag, 0);
+  if (eflag_atom || vflag_atom)
+    error->all(FLERR,
+               "Pair granular/exact/kk gives no per-atom energy or virial (compute stress/atom, "
+               "pe/atom): use pair style granular/exact for them");
+
+  const bool advance = update->setupflag == 0;
+  if (fix_rigid && (neighbor->ago == 0 || !mass_rigid)) {
+    // the bodies' masses are found on the host and sent to the ghosts by the host style's
+    // forward communication (Comm sends a Kokkos pair's data from its execution space otherwise)
+    const ExecutionSpace space = execution_space;
+    execution_space = Host;
+    update_body_masses();
+    execution_space = space;
+  }
+  if (!advance && !setup_checked) {
+    atomKK->sync(Host, X_MASK | RADIUS_MASK | RMASS_MASK);
+    warn_doubtful_setup();
+  }
+  if (!laws_current) upload_laws();
+  if (!device_current) upload_history();
+
+  atomKK->sync(execution_space, datamask_read);
+  atomKK->modified(execution_space, datamask_modify);
+
+  // atomics only where threads share atoms (one host thread: the host style's order, exactly)
+  double sums[NSUMS] = {0.0};
+  const bool atomic = !(execution_space == Host && lmp->kokkos->nthreads == 1);
+  const bool tally = eflag_global || vflag_global;
+  if (atomic) {
+    if (tally) run_force_loop<true, true>(advance, sums);
+    else run_force_loop<true, false>(advance, sums);
+  } else {
+    if (tally) run_force_loop<false, true>(advance, sums);
+    else run_force_loop<false, false>(advance, sums);
+  }
+  k_state.template modify<DeviceType>();
+  k_touch.template modify<DeviceType>();
+  k_count.template modify<DeviceType>();
+  if (nitems > 0) k_items.template modify<DeviceType>();
+  host_current = false;
+
+  ended[0] += sums[ENDED];
+  ended[1] += sums[ENDED + 1];
+  if (vflag_global)
+    for (int k = 0; k < 6; k++) virial[k] += sums[VIRIAL + k];
+  if (eflag_global) {
+    sums[VECTOR + 2] += ended[0];
+    sums[VECTOR + 3] += ended[1];
+    for (int k = 0; k < NVECTOR; k++) pvector[k] = sums[VECTOR + k];
+  }
+}
+
+/* ----------------------------------------------------------------------
+   host code reading the histories: they come back from the execution space first
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+double PairGranularExactKokkos<DeviceType>::single(int i, int j, int itype, int jtype, double rsq,
+                                                   double factor_coul, double factor_lj,
+                                                   double &fforce)
+{
+  download_history();
+  atomKK->sync(Host, X_MASK | V_MASK | OMEGA_MASK | TAG_MASK | RADIUS_MASK | RMASS_MASK);
+  return PairGranularExact::single(i, j, itype, jtype, rsq, factor_coul, factor_lj, fforce);
+}
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::write_restart(FILE *fp)
+{
+  download_history();
+  PairGranularExact::write_restart(fp);
+}
+
+template <class DeviceType> double PairGranularExactKokkos<DeviceType>::memory_usage()
+{
+  double bytes = PairGranularExact::memory_usage();
+  bytes += (double) k_state.extent(0) * (nstate * sizeof(double) + 3 * sizeof(int));
+  bytes += (double) k_items.extent(0) * k_items.extent(1) * sizeof(double);
+  return bytes;
+}
+
+namespace LAMMPS_NS {
+template class PairGranularExactKokkos<LMPDeviceType>;
+#ifdef LMP_KOKKOS_GPU
+template class PairGranularExactKokkos<LMPHostType>;
+#endif
+}    // namespace LAMMPS_NS

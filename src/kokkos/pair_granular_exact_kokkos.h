@@ -1,0 +1,95 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   GRANULAR-EXACT: pair style granular/exact/kk, the Kokkos variant of
+   granular/exact (src/lammps/pair_granular_exact.h).
+
+   The force loop runs in the Kokkos execution space (a GPU, or host threads)
+   and calls the same entry point as the host style, ge::contact_step()
+   (src/contact/contact_law.hpp), for every fixed-size law: hooke + classic or
+   refined, the catalogue with Yade moments, and hertz + jaeger with a
+   `capacity M` (a record of M + 1 vertices per contact).
+
+   Per-contact history lives in the execution space between neighbour-list
+   builds, one block per neighbour slot, in the canonical orientation of the
+   host style (seen from the atom with the lower ID, copied verbatim). The
+   host style's history store (fix NEIGH_HISTORY/EXACT or
+   CONTACT_HISTORY/EXACT) stays the one record of the histories: it carries
+   them through neighbour builds, migration between processes and restart
+   files. The device blocks are filled from it after each neighbour build
+   (work_after_build()) and handed back to it before the next one
+   (work_before_build()) and whenever host code reads a history (single(),
+   a restart). So a restart written by the host style continues under /kk and
+   the other way round, and both styles share every check of the host style.
+
+   The neighbour list is LAMMPS's host half list with the size/history bits
+   (as for the host style); each build is copied to the execution space once.
+   A pair's force reaches j with atomic additions when threads share atoms.
+------------------------------------------------------------------------- */
+
+#ifdef PAIR_CLASS
+// clang-format off
+PairStyle(granular/exact/kk,PairGranularExactKokkos<LMPDeviceType>);
+PairStyle(granular/exact/kk/device,PairGranularExactKokkos<LMPDeviceType>);
+PairStyle(granular/exact/kk/host,PairGranularExactKokkos<LMPHostType>);
+// clang-format on
+#else
+
+#ifndef GE_PAIR_GRANULAR_EXACT_KOKKOS_H
+#define GE_PAIR_GRANULAR_EXACT_KOKKOS_H
+
+#include "kokkos_type.h"
+#include "pair_granular_exact.h"
+
+namespace LAMMPS_NS {
+
+template <class DeviceType> class PairGranularExactKokkos : public PairGranularExact {
+ public:
+  typedef DeviceType device_type;
+  typedef ArrayTypes<DeviceType> AT;
+
+  PairGranularExactKokkos(class LAMMPS *);
+  ~PairGranularExactKokkos() override;
+  void compute(int, int) override;
+  void init_style() override;
+  double single(int, int, int, int, double, double, double, double &) override;
+  void write_restart(FILE *) override;
+  double memory_usage() override;
+
+  // around a neighbour build (ContactHistoryClient): the histories go back to the host store
+  // before it, and come from it after
+  void work_before_build() override;
+  void work_after_build() override;
+
+  // the per-slot history blocks, in the execution space and mirrored on the host:
+  // state(slot, k) the fixed part, count(slot) the Jaeger vertices held, items(slot, k) those
+  // vertices (4 doubles each), touch(slot) 1 for a contact
+  typedef Kokkos::DualView<double **, typename DeviceType::array_layout, DeviceType> dual_state;
+  typedef Kokkos::DualView<double **, Kokkos::LayoutRight, DeviceType> dual_items;
+  typedef Kokkos::DualView<int *, DeviceType> dual_int;
+
+ protected:
+  // the host list, flattened: slot offsets per list entry, and neighbours with their bits
+  dual_int k_ilist, k_offset, k_neigh;
+  dual_state k_state;
+  dual_items k_items;
+  dual_int k_count, k_touch;
+  Kokkos::DualView<ge::ContactLaw **, Kokkos::LayoutRight, DeviceType> k_law;
+  Kokkos::DualView<double *, DeviceType> k_mass_rigid;
+  int nslots = 0;
+  int nstate = 0;         // doubles of a fixed part
+  int nitems = 0;         // doubles of the items of a slot: 4 (M + 1), M the largest capacity
+  bool laws_current = false;      // k_law holds this run's laws
+  bool device_current = false;    // the execution space holds the histories of the current list
+  bool host_current = true;       // the host store holds them too
+
+  void check_laws_run_here() const;
+  void upload_laws();
+  void upload_history();
+  void download_history();
+  void flatten_list();
+  template <bool ATOMIC, bool TALLY> void run_force_loop(bool advance, double *sums);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

@@ -1,0 +1,474 @@
+// pair_style granular/exact/kk (src/kokkos/) against the host style granular/exact: the same
+// kernels and the same histories, so the same run. Every run is its own process (build/lmp; a
+// process initialises Kokkos once, with one thread count): the host style, and /kk with the
+// OpenMP backend at 1 and 2 threads (`-k on t N -sf kk`) and under mpirun.
+//
+// With one thread /kk adds every contact's forces in the host style's order. With two threads
+// the forces of a pair reach its atoms by atomic additions in whatever order the threads come,
+// so sums are reordered (round-off, which a dense sheared packing amplifies over the steps).
+//
+// Skipped, with a message, when LAMMPS has no KOKKOS package (tools/test.sh --kokkos DIR builds
+// one).
+#include "packing_state.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+#ifdef GE_HAVE_KOKKOS
+#define GE_NEEDS_KOKKOS()
+#else
+#define GE_NEEDS_KOKKOS()                                                                        \
+  GTEST_SKIP() << "this LAMMPS has no KOKKOS package: the /kk styles are not built (run "       \
+                  "tools/test.sh --kokkos <Kokkos source tree>)"
+#endif
+
+using deck::num;
+
+// the law families of /kk on the packing
+struct Family {
+  const char *name;
+  std::string contact;
+  const char *store;
+};
+const Family kFamilies[] = {
+    {"classic", "hooke 2000 damping viscous 0.4 0.2 tangential classic 1600 0.4", "neigh"},
+    {"refined", "hooke 2000 damping viscous 0.4 0.2 tangential refined 1600 0.4", "neigh"},
+    {"refined_compact", "hooke 2000 tangential refined 1600 0.4 twirl no projection no onset no",
+     "compact"},
+    {"catalogue_yade",
+     "hls 2000 0.8 tangential walton_braun 1600 0.4 rolling yade beta 0.5 eta 0.3 twisting yade "
+     "kr 0.05 eta 0.1",
+     "neigh"},
+    {"catalogue_hertz",
+     "hertz 2e4 0.3 damping tsuji en 0.8 tangential dd 0.5 rolling yade beta 0.4 eta 0.2",
+     "neigh"},
+    {"jaeger_capacity16", "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16", "compact"},
+};
+
+const char *const kKokkos1 = " -k on t 1 -sf kk";
+const char *const kKokkos2 = " -k on t 2 -sf kk";
+
+std::string packing_vars(const Family &f, int nsteps, const char *newton = "on")
+{
+  return std::string("-var newton ") + newton + " -var nsteps " + std::to_string(nsteps) +
+      " -var contact \"" + f.contact + "\" -var history " + f.store;
+}
+
+// the packing run in its own process: its state at the end
+packing::State run(const Family &f, int nsteps, const std::string &how, const std::string &out,
+                   int ranks = 1, const char *newton = "on", int *moved = nullptr)
+{
+  int changed = 0;
+  packing::State s = packing::mpi_state(ranks, packing_vars(f, nsteps, newton) + how,
+                                        out, &changed);
+  if (moved) *moved = changed;
+  return s;
+}
+
+// a deck written to `name`.in and run by build/lmp (one process); its log (declared here, for
+// host_pair_under_kokkos())
+std::string run_deck(const std::string &name, const std::string &text, const std::string &how,
+                     int *rc = nullptr);
+
+// Appends to <out>.totals the global vector of the pair style (compute totals, 18 values) and the
+// pressure tensor (from the virial) at the end of a packing run.
+std::string print_totals()
+{
+  std::string text;
+  for (int t = 1; t <= 18; t++)
+    text += "print \"GE_T" + std::to_string(t) + " $(c_totals[" + std::to_string(t) +
+        "]:%.17g)\" append ${out}.totals screen no\n";
+  return text + "print \"GE_P $(pxx:%.17g) $(pyy:%.17g) $(pzz:%.17g) $(pxy:%.17g) "
+                "$(pxz:%.17g) $(pyz:%.17g)\" append ${out}.totals screen no\n";
+}
+
+// The packing `deck_file` in a Kokkos run (`how`: -k on ... -sf kk), with the pair style /kk
+// or, with `host_pair`, the host style granular/exact (the rest of the run - atom style,
+// integrator, communication - is the Kokkos one either way). `vars`: the deck's variables.
+// Writes <out>.totals (the pair's global vector and the pressure tensor at the end).
+packing::State packing_under_kokkos(const std::string &deck_file, const std::string &vars,
+                                    const std::string &how, const std::string &out,
+                                    bool host_pair)
+{
+  const bool has_totals = deck::read_text(deck_file).find("compute         totals") !=
+      std::string::npos;
+  std::string text = "variable packing_dir index " + packing::kDecks + "\ninclude " + deck_file + "\n";
+  if (host_pair) {
+    text += "suffix off\npair_style granular/exact history ${history}\npair_coeff * * "
+            "${contact}\nsuffix on\n";
+    if (has_totals) text += "uncompute totals\ncompute totals all pair granular/exact\n";
+  }
+  text += "run ${nsteps}\n";
+  // (the pressure tensor in the thermo output makes LAMMPS ask the pair for its virial)
+  if (has_totals) text += "thermo_style custom step ke pxx pyy pzz pxy pxz pyz c_totals[1]\n";
+  text += "run 0 post no\ninclude " + packing::kWriteState + "\n";
+  if (has_totals) text += print_totals();
+  std::remove((out + ".totals").c_str());
+  run_deck(out, text, vars + how + " -var out " + out);
+  const std::string log = deck::read_text(out + ".log");
+  EXPECT_NE(log.find(host_pair ? "(1) pair granular/exact," : "(1) pair granular/exact/kk,"),
+            std::string::npos)
+      << out << ": not the pair style asked for";
+  return packing::read_state(out);
+}
+
+packing::State host_pair_under_kokkos(const std::string &deck_file, const std::string &vars,
+                                      const std::string &how, const std::string &out)
+{
+  return packing_under_kokkos(deck_file, vars, how, out, true);
+}
+
+packing::State host_pair_under_kokkos(const Family &f, int nsteps, const std::string &how,
+                                      const std::string &out)
+{
+  return host_pair_under_kokkos(packing::kPacking, packing_vars(f, nsteps), how, out);
+}
+
+// a deck written to `name`.in and run by build/lmp (one process); its log
+std::string run_deck(const std::string &name, const std::string &text, const std::string &how,
+                     int *rc)
+{
+  {
+    std::ofstream d(name + ".in");
+    d << text;
+  }
+  const int status = deck::run_mpi(1, name + ".in", how, name + ".log");
+  if (rc) *rc = status;
+  else EXPECT_EQ(status, 0) << name << ": see " << name << ".log";
+  return deck::read_text(name + ".log");
+}
+
+// the number after `marker` in a log (NaN if absent)
+double value_after(const std::string &log, const std::string &marker)
+{
+  const auto at = log.rfind(marker);
+  if (at == std::string::npos) return NAN;
+  return std::strtod(log.c_str() + at + marker.size(), nullptr);
+}
+
+}    // namespace
+
+// The plugin registers the /kk styles, and `-sf kk` picks them.
+TEST(DeckKokkos, SuffixPicksTheKokkosStyle)
+{
+  GE_NEEDS_KOKKOS();
+  const std::string log = run_deck("suffix", R"(
+units lj
+atom_style sphere
+region box block 0 4 0 4 0 4
+create_box 1 box
+create_atoms 1 single 1 1 1
+set group all diameter 1.0
+set group all density 1.0
+comm_modify vel yes
+pair_style granular/exact
+pair_coeff * * hooke 2000 tangential classic 1600 0.4
+run 0
+)",
+                                   kKokkos1);
+  EXPECT_NE(log.find("pair granular/exact/kk"), std::string::npos) << log;
+}
+
+// After one step, forces, torques and every contact's state of /kk equal the host style's to
+// 1e-13, for every law family; after 200 steps of the sheared packing (many sliding contacts,
+// contacts forming and ending) positions, velocities, forces and states to 1e-10, with one and
+// two threads.
+TEST(DeckKokkos, EveryLawFamilyEqualsTheHostStyle)
+{
+  GE_NEEDS_KOKKOS();
+  for (const Family &f : kFamilies) {
+    SCOPED_TRACE(f.name);
+    const std::string p = std::string("family_") + f.name;
+    const packing::State host1 = run(f, 1, "", p + "_host1");
+    const packing::State kk1 = run(f, 1, kKokkos1, p + "_kk1");
+    packing::expect_same_state(host1, kk1, 1e-13, (p + ": 1 step, /kk t 1 vs host").c_str());
+    const packing::State host = run(f, 200, "", p + "_host");
+    packing::expect_same_state(host, run(f, 200, kKokkos1, p + "_kkt1"), 1e-10,
+                               (p + ": 200 steps, /kk t 1 vs host").c_str());
+    packing::expect_same_state(host, run(f, 200, kKokkos2, p + "_kkt2"), 1e-10,
+                               (p + ": 200 steps, /kk t 2 vs host").c_str());
+    // the run had contacts to show: sliding ones (pair/local p4) among them
+    int sliding = 0;
+    for (const auto &[ids, row] : host.pairs) sliding += row[3] != 0.0;
+    std::printf("  %s: %d of %zu contacts sliding at the end\n", f.name, sliding,
+                host.pairs.size());
+  }
+}
+
+// Within one Kokkos run (the same atom style, integrator and communication), /kk with one thread
+// is the host style bit for bit: the same kernels, the same histories, the forces added in the
+// same order. (Between a Kokkos run and a plain one, the Kokkos integrator and communication
+// round differently: the host style itself differs by about 1e-11 after 200 steps.)
+TEST(DeckKokkos, OneThreadEqualsTheHostStyleBitForBit)
+{
+  GE_NEEDS_KOKKOS();
+  for (const Family &f : kFamilies) {
+    SCOPED_TRACE(f.name);
+    const std::string p = std::string("bits_") + f.name;
+    const packing::State host = host_pair_under_kokkos(f, 200, kKokkos1, p + "_host");
+    const packing::State kk =
+        packing_under_kokkos(packing::kPacking, packing_vars(f, 200), kKokkos1, p + "_kk", false);
+    ASSERT_GT(host.pairs.size(), 1000u);
+    EXPECT_EQ(deck::max_relative_difference(host.atoms, kk.atoms), 0.0) << p;
+    EXPECT_EQ(deck::max_relative_difference(host.pairs, kk.pairs), 0.0) << p;
+    // the global vector (energies, works, counts, the contact stress, Jaeger vertices) and the
+    // virial's pressure tensor, to every digit
+    const std::string host_totals = deck::read_text(p + "_host.totals");
+    EXPECT_EQ(std::count(host_totals.begin(), host_totals.end(), '\n'), 19) << host_totals;
+    EXPECT_EQ(host_totals, deck::read_text(p + "_kk.totals")) << p;
+  }
+}
+
+// The package's wall fix is a host fix beside the /kk pair style (LAMMPS copies the atom data
+// between the execution space and the host for it): the packing thrown against two walls runs
+// as with the host pair style, bit for bit on one thread, for a stateful catalogue law with Yade
+// moments and for Jaeger's law with a capacity.
+TEST(DeckKokkos, WallFixWorksBesideTheKokkosPair)
+{
+  GE_NEEDS_KOKKOS();
+  for (const Family &f : {kFamilies[3], kFamilies[5]}) {
+    SCOPED_TRACE(f.name);
+    const std::string p = std::string("walls_") + f.name;
+    const std::string wall_material =
+        std::string(f.name) == "jaeger_capacity16" ? "wall 2e4 0.3" : "";
+    const std::string vars = packing_vars(f, 300) + " -var wall_material \"" + wall_material +
+        "\" -var walls_at \"zplane 0 8\"";
+    const packing::State host =
+        host_pair_under_kokkos(packing::kWallPacking, vars, kKokkos1, p + "_host");
+    int moved = 0;
+    const packing::State kk =
+        packing::mpi_state(1, vars + kKokkos1, p + "_kk", &moved, packing::kWallPacking);
+    const std::string log = deck::read_text(p + "_kk.log");
+    EXPECT_NE(log.find("(1) pair granular/exact/kk"), std::string::npos);
+    EXPECT_NE(log.find("fix wall/gran/exact"), std::string::npos);
+    ASSERT_GT(host.pairs.size(), 1000u);
+    EXPECT_EQ(deck::max_relative_difference(host.atoms, kk.atoms), 0.0) << p;
+    EXPECT_EQ(deck::max_relative_difference(host.pairs, kk.pairs), 0.0) << p;
+    // the walls were hit: atoms near them were pushed back (z within [0, 8])
+    double zmin = 1e9, zmax = -1e9;
+    for (const auto &[id, row] : kk.atoms) {
+      zmin = std::min(zmin, row[2]);
+      zmax = std::max(zmax, row[2]);
+    }
+    std::printf("  %s: z of the atoms in [%.3f, %.3f]\n", f.name, zmin, zmax);
+    EXPECT_GT(zmin, 0.0);
+    EXPECT_LT(zmax, 8.0);
+  }
+}
+
+// Newton off (a pair with a ghost partner computed on both processes, half its tallies each)
+// gives the newton-on host run; under mpirun with 2 ranks, where atoms and their contacts move
+// between processes, /kk gives the serial host run.
+TEST(DeckKokkos, NewtonOffAndMpiEqualTheSerialHostRun)
+{
+  GE_NEEDS_KOKKOS();
+  for (const Family &f : {kFamilies[1], kFamilies[3], kFamilies[5]}) {
+    SCOPED_TRACE(f.name);
+    const std::string p = std::string("mpi_") + f.name;
+    const packing::State host = run(f, 300, "", p + "_host");
+    packing::expect_same_state(host, run(f, 300, kKokkos1, p + "_newtonoff", 1, "off"), 1e-10,
+                               (p + ": /kk newton off vs host newton on").c_str());
+    int moved = 0;
+    const packing::State np2 = run(f, 300, kKokkos1, p + "_np2", 2, "on", &moved);
+    std::printf("  2 ranks: %d atoms changed process\n", moved);
+    EXPECT_GT(moved, 10);
+    packing::expect_same_state(host, np2, 1e-10, (p + ": /kk on 2 ranks vs serial host").c_str());
+  }
+}
+
+// A restart written by the host style continues under /kk, and one written under /kk continues
+// under the host style, as the uninterrupted host run (with the same run boundary). One half of
+// each crossed run is a Kokkos run: to the tolerance of /kk against the plain host run (the
+// Kokkos integrator rounds differently; the pair itself is exact, OneThreadEqualsTheHostStyle).
+TEST(DeckKokkos, RestartsCrossBetweenHostAndKokkos)
+{
+  GE_NEEDS_KOKKOS();
+  for (const Family &f : {kFamilies[1], kFamilies[3], kFamilies[5]}) {
+    SCOPED_TRACE(f.name);
+    const std::string p = std::string("restart_") + f.name;
+    const int n = 150;
+    const std::string start = "variable packing_dir index " + packing::kDecks + "\ninclude " +
+        packing::kPacking + "\nrun " + std::to_string(n) + "\n";
+    const std::string finish = "run 0 post no\ninclude " + packing::kWriteState + "\n";
+    const std::string vars = packing_vars(f, n);
+    // the uninterrupted host run, split at the same step
+    run_deck(p + "_split", start + "run " + std::to_string(n) + "\n" + finish,
+             vars + " -var out " + p + "_split");
+    for (const char *writer : {"host", "kk"}) {
+      const bool kk_writes = std::string(writer) == "kk";
+      const std::string file = p + "_" + writer + ".restart";
+      run_deck(p + "_write_" + writer, start + "write_restart " + file + "\n",
+               vars + (kk_writes ? kKokkos1 : ""));
+      run_deck(p + "_read_" + writer,
+               packing::restarted_packing(file) + "run " + std::to_string(n) + "\n" + finish,
+               std::string("-var out ") + p + "_from_" + writer + (kk_writes ? "" : kKokkos1));
+      packing::expect_same_state(
+          packing::read_state(p + "_split"), packing::read_state(p + "_from_" + writer), 1e-10,
+          (p + (kk_writes ? ": /kk restart continued by the host style"
+                          : ": host restart continued by /kk"))
+              .c_str());
+    }
+  }
+}
+
+// Jaeger with `capacity 16` under /kk holds the records of the host style: the same number of
+// vertices in every contact (pair/local p5), after a loaded packing's long histories.
+TEST(DeckKokkos, JaegerCapacityRecordsEqualTheHostStyle)
+{
+  GE_NEEDS_KOKKOS();
+  const Family &f = kFamilies[5];
+  const std::string vars = packing_vars(f, 200);
+  const std::string deck = "variable packing_dir index " + packing::kDecks + "\ninclude " +
+      packing::kLoadedPacking + "\nrun 200\nrun 0 post no\ninclude " + packing::kWriteState + "\n";
+  run_deck("jaeger_records_host", deck, vars + " -var out jaeger_records_host");
+  run_deck("jaeger_records_kk", deck, vars + kKokkos1 + " -var out jaeger_records_kk");
+  const packing::State host = packing::read_state("jaeger_records_host");
+  const packing::State kk = packing::read_state("jaeger_records_kk");
+  packing::expect_same_state(host, kk, 1e-10, "Jaeger capacity 16: /kk vs host");
+  int full = 0;
+  for (const auto &[ids, row] : host.pairs) {
+    full += row[4] >= 16.0;
+    const auto it = kk.pairs.find(ids);
+    if (it != kk.pairs.end()) EXPECT_EQ(row[4], it->second[4]) << "vertices of " << ids.first;
+  }
+  std::printf("  %d of %zu contacts hold the full 16 vertices\n", full, host.pairs.size());
+  EXPECT_GT(full, 10);
+}
+
+// The refined law's projection and twirl under /kk: a packing rotated rigidly by 90 degrees
+// returns, counter-rotated, its stress tensor (Kuhn, Suzuki & Daouadji 2020, Fig. 6).
+TEST(DeckKokkos, RigidRotationRestoresTheStress)
+{
+  GE_NEEDS_KOKKOS();
+  const std::string log = run_deck(
+      "rotation",
+      "include " + deck::source_path("examples/rigid_rotation/in.packing") +
+          "\npair_coeff * * hooke 2000 damping viscous 3 1 tangential refined 1600 0.5\ninclude " +
+          deck::source_path("examples/rigid_rotation/in.rotate") +
+          "\nprint \"GE_ERR $(v_err:%.17g)\"\n",
+      kKokkos1);
+  const double err = value_after(log, "GE_ERR ");
+  std::printf("  relative error of the counter-rotated stress under /kk: %.3e\n", err);
+  EXPECT_LE(err, 1e-10);
+}
+
+// A head-on collision of two spheres under /kk: the spring-dashpot restitution coefficient and
+// contact duration (closed forms as in DeckLinear.HeadOnCollisionMatchesSpringDashpot).
+TEST(DeckKokkos, HeadOnCollisionMatchesSpringDashpot)
+{
+  GE_NEEDS_KOKKOS();
+  const double kn = 2.0e4, eta = 20.0, mass = 1.0, v0 = 1.0;
+  const double m = mass / 2;
+  const double w0 = std::sqrt(kn / m), g = eta / (2 * m), wd = std::sqrt(w0 * w0 - g * g);
+  const double t_star = (M_PI - std::atan(eta * wd / (kn - eta * g))) / wd;
+  const double e_expected =
+      -std::exp(-g * t_star) * (std::cos(wd * t_star) - g / wd * std::sin(wd * t_star));
+  const double dt = t_star / 5000;
+  const int nsteps = static_cast<int>(std::ceil((0.2 / v0 + 2 * t_star) / dt));
+  const std::string log = run_deck("collision", R"(
+units           lj
+atom_style      sphere
+atom_modify     map array
+boundary        f f f
+comm_modify     vel yes
+region          box block -3 3 -3 3 -3 3
+create_box      1 box
+create_atoms    1 single -0.6 0 0
+create_atoms    1 single  0.6 0 0
+set             group all diameter 1.0
+set             group all mass 1.0
+velocity        all set 0 0 0
+set             atom 1 vx  0.5
+set             atom 2 vx -0.5
+pair_style      granular/exact
+pair_coeff      * * hooke )" + num(kn) + " damping viscous " + num(eta) +
+                                       R"( 0 tangential refined 1000 0.5
+timestep        )" + num(dt) + R"(
+fix             integrate all nve/sphere
+variable        pushing equal "fx[2] > 1e-9"
+fix             record all print 1 "${pushing}" file collision_pushing.txt screen no
+run             )" + std::to_string(nsteps) + R"deck(
+print "GE_E $(abs(vx[2]-vx[1]):%.17g)"
+)deck",
+                                   kKokkos1);
+  const double e = value_after(log, "GE_E ") / v0;
+  int steps_in_contact = 0;
+  {
+    std::ifstream in("collision_pushing.txt");
+    std::string line;
+    while (std::getline(in, line)) steps_in_contact += (line == "1");
+  }
+  const double duration = steps_in_contact * dt;
+  std::printf("  /kk: restitution %.6f (analytic %.6f), contact duration %.6f (analytic %.6f)\n",
+              e, e_expected, duration, t_star);
+  EXPECT_NEAR(e / e_expected, 1.0, 1e-3);
+  EXPECT_NEAR(duration / t_star, 1.0, 1e-3);
+}
+
+// Rigid clumps beside /kk: their body masses (found on the host) enter the catalogue's effective
+// mass. Two dumbbells (two touching glass spheres of radius 1 mm in a fix rigid body each) meet
+// head-on at 1 m/s; `damping restitution 0.9` is built on the bodies' reduced mass, so they part
+// at 0.9 m/s (with the spheres' masses they would part faster: the dashpot would be too weak).
+TEST(DeckKokkos, RigidClumpsCollideWithTheirBodyMass)
+{
+  GE_NEEDS_KOKKOS();
+  const double radius = 1.0e-3, gap = 1.0e-8, front = radius + gap / 2;
+  const double duration = std::sqrt(2.0) * 6.38478867e-6;    // LSD contact of the two bodies
+  const std::string log = run_deck(
+      "dumbbells",
+      deck::si_sphere_box("-1e-2 1e-2 -1e-2 1e-2 -1e-2 1e-2", 1) + "create_atoms 1 single " +
+          num(-front) + " 0 0\ncreate_atoms 1 single " + num(front) +
+          " 0 0\ncreate_atoms 1 single " + num(-front - 2 * radius) +
+          " 0 0\ncreate_atoms 1 single " + num(front + 2 * radius) +
+          " 0 0\nset group all diameter " + num(2 * radius) +
+          "\nset group all density 2500\ngroup left id 1 3\ngroup right id 2 4\n"
+          "neigh_modify exclude group left left exclude group right right\n"
+          "velocity left set 0.5 0 0\nvelocity right set -0.5 0 0\npair_style granular/exact\n"
+          "pair_coeff * * hooke 1.26909318e6 damping restitution 0.9 tangential sliding 0.3\n"
+          "timestep " + num(duration / 20000) +
+          "\nfix bodies all rigid group 2 left right\ncompute_modify thermo_temp extra/dof 0\n"
+          "run 24000\nprint \"GE_SEPARATION $(vx[2]-vx[1]:%.17g)\"\n",
+      kKokkos1);
+  EXPECT_NE(log.find("(1) pair granular/exact/kk"), std::string::npos);
+  const double separation = value_after(log, "GE_SEPARATION ");
+  std::printf("  /kk: the dumbbells part at %.6f m/s (0.9 expected)\n", separation);
+  EXPECT_NEAR(separation, 0.9, 1e-4);
+}
+
+// Laws whose step is not a fixed-size kernel stop under /kk with the alternative.
+TEST(DeckKokkos, LawsThatRunOnlyOnTheHostAreRefused)
+{
+  GE_NEEDS_KOKKOS();
+  const struct {
+    const char *law, *message;
+  } cases[] = {
+      {"hertz 2e4 0.3 tangential coulomb 0.5", "'tangential coulomb' (types 1 1) solves friction"},
+      {"hertz 2e4 0.3 tangential jaeger 0.5", "'tangential jaeger' without 'capacity M'"},
+  };
+  int k = 0;
+  for (const auto &c : cases) {
+    SCOPED_TRACE(c.law);
+    int rc = 0;
+    const std::string log = run_deck("refused" + std::to_string(k++), std::string(R"(
+units lj
+atom_style sphere
+region box block 0 4 0 4 0 4
+create_box 1 box
+create_atoms 1 single 1 1 1
+create_atoms 1 single 1.9 1 1
+set group all diameter 1.0
+set group all density 1.0
+comm_modify vel yes
+pair_style granular/exact
+pair_coeff * * )") + c.law + "\nfix integrate all nve/sphere\nrun 1\n",
+                                     kKokkos1, &rc);
+    EXPECT_NE(rc, 0);
+    EXPECT_NE(log.find(c.message), std::string::npos) << log;
+  }
+}

@@ -100,7 +100,7 @@ constexpr int CONTACT_STATE_MAX =
 namespace contact_detail {
 
 // The movement of the step as the linear and catalogue laws see it.
-GE_INLINE LinearStep linear_step_of(const ContactBodies &b)
+GE_FORCE_INLINE LinearStep linear_step_of(const ContactBodies &b)
 {
   return step_from_velocities(b.normal, b.overlap, b.v_i - b.v_j,
                               b.r_i * b.omega_i + b.r_j * b.omega_j,
@@ -215,6 +215,29 @@ GE_FORCE_INLINE void jaeger_contact(const ContactLaw &law, const ContactBodies &
 
 }    // namespace contact_detail
 
+// The three families of laws, by their state and step: the linear laws (classic, refined), the
+// catalogue (with the Yade moments) and the Jaeger contact.
+enum LawFamily : int { FAMILY_LINEAR = 0, FAMILY_CATALOGUE = 1, FAMILY_JAEGER = 2 };
+GE_INLINE int family_of(const ContactLaw &law)
+{
+  return law.tangential == LAW_JAEGER ? FAMILY_JAEGER
+      : law.tangential == LAW_CATALOGUE ? FAMILY_CATALOGUE
+                                        : FAMILY_LINEAR;
+}
+
+// contact_step() (below) for a law whose family is known when the caller is compiled: a device
+// functor that runs one family instantiates only that family's step (a smaller kernel: fewer
+// registers on a GPU, and on a CPU the inlining budget is not spent on the other families).
+template <int FAMILY>
+GE_FORCE_INLINE void contact_step_in_family(const ContactLaw &law, const ContactBodies &b,
+                                            double *state, JaegerHistory *history,
+                                            ContactResult &r)
+{
+  if (FAMILY == FAMILY_JAEGER) contact_detail::jaeger_contact(law, b, state, *history, r);
+  else if (FAMILY == FAMILY_CATALOGUE) contact_detail::catalogue_contact(law, b, state, r);
+  else contact_detail::linear_contact(law, b, state, r);
+}
+
 // Advance one contact by the step just taken (advance), or give its forces at the current
 // geometry from its stored state (run setup, output). state: the contact's fixed part;
 // history: the Jaeger contact's vertices (with room for one more; unused by the other laws).
@@ -225,10 +248,12 @@ GE_FORCE_INLINE void jaeger_contact(const ContactLaw &law, const ContactBodies &
 GE_FORCE_INLINE void contact_step(const ContactLaw &law, const ContactBodies &b, double *state,
                                   JaegerHistory *history, ContactResult &r)
 {
-  switch (law.tangential) {
-    case LAW_JAEGER: contact_detail::jaeger_contact(law, b, state, *history, r); break;
-    case LAW_CATALOGUE: contact_detail::catalogue_contact(law, b, state, r); break;
-    default: contact_detail::linear_contact(law, b, state, r); break;
+  switch (family_of(law)) {
+    case FAMILY_JAEGER: contact_step_in_family<FAMILY_JAEGER>(law, b, state, history, r); break;
+    case FAMILY_CATALOGUE:
+      contact_step_in_family<FAMILY_CATALOGUE>(law, b, state, history, r);
+      break;
+    default: contact_step_in_family<FAMILY_LINEAR>(law, b, state, history, r); break;
   }
 }
 

@@ -101,7 +101,7 @@ struct LinearStep {
 // lever_spin = r_i omega_i + r_j omega_j with the contact-point lever arms r; frame_spin: the
 // spin of the contact frame, (omega_i + omega_j)/2. Shared by the pair style and the walls
 // (a wall: v_j = omega_j = 0).
-GE_INLINE LinearStep step_from_velocities(const Vec3 &n, double overlap, const Vec3 &vrel,
+GE_FORCE_INLINE LinearStep step_from_velocities(const Vec3 &n, double overlap, const Vec3 &vrel,
                                           const Vec3 &lever_spin, const Vec3 &frame_spin,
                                           double dt)
 {
@@ -141,7 +141,7 @@ GE_INLINE Vec3 scale_to_length(const Vec3 &f, double limit) { return (limit / no
 // tan(psi/2) = (theta.n0) tan(t/2)/t, t = |theta|). The tilt is taken onto the actual new
 // normal, so a rigid-body motion of the pair (n1 = R n0) rotates the force by exactly R, and any
 // motion preserves its magnitude. The twist is Kuhn et al.'s twirl (Eq. 23) made exact.
-GE_INLINE Vec3 update_frame(const Vec3 &f, const Vec3 &n_old, const Vec3 &n_new,
+GE_FORCE_INLINE Vec3 update_frame(const Vec3 &f, const Vec3 &n_old, const Vec3 &n_new,
                             const Vec3 &mean_rotation, const LinearParams &p)
 {
   if (p.twirl) {
@@ -337,7 +337,7 @@ GE_INLINE void linear_init_history(double *h, const Vec3 &normal, double overlap
 
 GE_INLINE bool linear_history_set(const double *h) { return !is_zero(vec3(h + H_NORMAL)); }
 
-GE_INLINE void add_viscous_terms(const LinearParams &p, const LinearStep &s, LinearResult &r)
+GE_FORCE_INLINE void add_viscous_terms(const LinearParams &p, const LinearStep &s, LinearResult &r)
 {
   r.fn = r.fn_elastic;
   r.ft = r.ft_spring;

@@ -35,6 +35,9 @@ constexpr int NVECTOR = 18;
 constexpr int VIRIAL = 20;
 constexpr int NSUMS = 26;
 constexpr int VERTEX_DOUBLES = int(sizeof(ge::JaegerVertex) / sizeof(double));
+// doubles of a slot's fixed part: the largest state of any law (a store's may be fewer: the rest
+// stays zero)
+constexpr int STATE = ge::CONTACT_STATE_MAX;
 
 /* ----------------------------------------------------------------------
    one force evaluation over the flattened half list: every contact is advanced by
@@ -43,7 +46,10 @@ constexpr int VERTEX_DOUBLES = int(sizeof(ge::JaegerVertex) / sizeof(double));
    share atoms), its tallies summed
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, bool ATOMIC, bool TALLY> struct ForceLoop {
+// every law family in one kernel (type pairs of several families)
+constexpr int ANY_FAMILY = -1;
+
+template <class DeviceType, bool ATOMIC, bool TALLY, int FAMILY> struct ForceLoop {
   typedef DeviceType device_type;
   typedef ArrayTypes<DeviceType> AT;
   typedef double value_type[];
@@ -62,7 +68,7 @@ template <class DeviceType, bool ATOMIC, bool TALLY> struct ForceLoop {
   Kokkos::View<double **, typename DeviceType::array_layout, DeviceType> state;
   Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> items;
   Kokkos::View<const ge::ContactLaw **, Kokkos::LayoutRight, DeviceType> law;
-  int nlocal, newton_pair, freeze_bit, nstate;
+  int nlocal, newton_pair, freeze_bit;
   double dt;
   bool advance, energies, virial;
 
@@ -102,6 +108,15 @@ template <class DeviceType, bool ATOMIC, bool TALLY> struct ForceLoop {
     return b;
   }
 
+  // ge::contact_step(), or its family's step where the kernel runs one family
+  KOKKOS_FORCEINLINE_FUNCTION static void step(const ge::ContactLaw &lw,
+                                               const ge::ContactBodies &b, double *st,
+                                               ge::JaegerHistory *h, ge::ContactResult &r)
+  {
+    if constexpr (FAMILY == ANY_FAMILY) ge::contact_step(lw, b, st, h, r);
+    else ge::contact_step_in_family<FAMILY>(lw, b, st, h, r);
+  }
+
   KOKKOS_INLINE_FUNCTION void add(typename AT::t_f_array a, int i, const Vec3 &w) const
   {
     if (ATOMIC) {
@@ -135,39 +150,42 @@ template <class DeviceType, bool ATOMIC, bool TALLY> struct ForceLoop {
       const double rsq = ge::dot(dx, dx);
       const double radsum = radius(i) + radius(j);
 
-      // the state, entry by entry (in the layout of the execution space: coalesced on a GPU)
-      double st[ge::CONTACT_STATE_MAX];
+      // the state, entry by entry (in the layout of the execution space: coalesced on a GPU),
+      // always STATE entries (a count known here: the copy is a few moves, not a library call)
+      double st[STATE];
       if (rsq >= radsum * radsum) {
         if (touch(slot)) {
           // the contact ended: its work goes to the running totals, its state is forgotten
-          for (int k = 0; k < nstate; k++) st[k] = state(slot, k);
+          for (int k = 0; k < STATE; k++) st[k] = state(slot, k);
           add_work(lw, st, weight, sums + ENDED);
-          for (int k = 0; k < nstate; k++) state(slot, k) = 0.0;
+          for (int k = 0; k < STATE; k++) state(slot, k) = 0.0;
           touch(slot) = 0;
           count(slot) = 0;
         }
         continue;
       }
       touch(slot) = 1;
-      for (int k = 0; k < nstate; k++) st[k] = state(slot, k);
+      for (int k = 0; k < STATE; k++) st[k] = state(slot, k);
 
       const bool i_is_p = tag(i) < tag(j);
       const int p = i_is_p ? i : j, q = i_is_p ? j : i;
       const ge::ContactBodies b = bodies_of(p, q, i_is_p ? dx : -dx, rsq, lw);
       ge::ContactResult r;
-      if (lw.tangential == ge::LAW_JAEGER) {
+      const bool jaeger =
+          FAMILY == ANY_FAMILY ? lw.tangential == ge::LAW_JAEGER : FAMILY == ge::FAMILY_JAEGER;
+      if (jaeger) {
         ge::JaegerHistory h{reinterpret_cast<ge::JaegerVertex *>(&items(slot, 0)), count(slot),
                             lw.jaeger.capacity + 1};
-        ge::contact_step(lw, b, st, &h, r);
+        step(lw, b, st, &h, r);
         count(slot) = h.count;
         if (TALLY && energies) {
           sums[VECTOR + 15] += weight * h.count;
           sums[VECTOR + 16] += weight;
         }
       } else {
-        ge::contact_step(lw, b, st, nullptr, r);
+        step(lw, b, st, nullptr, r);
       }
-      for (int k = 0; k < nstate; k++) state(slot, k) = st[k];
+      for (int k = 0; k < STATE; k++) state(slot, k) = st[k];
 
       // forces and torques (PairGranularExact::apply_contact()), in the host style's order
       const Vec3 on_i = i_is_p ? r.force_i : -r.force_i;
@@ -280,9 +298,11 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_law
   const int n = atom->ntypes;
   k_law = decltype(k_law)("granular/exact/kk:law", n + 1, n + 1);
   int largest_capacity = 0;
+  family = ge::family_of(law[1][1]);
   for (int i = 1; i <= n; i++)
     for (int j = 1; j <= n; j++) {
       k_law.h_view(i, j) = law[i][j];
+      if (ge::family_of(law[i][j]) != family) family = ANY_FAMILY;
       if (law[i][j].tangential == TANGENTIAL_JAEGER)
         largest_capacity = MAX(largest_capacity, law[i][j].jaeger.capacity);
     }
@@ -306,13 +326,13 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::flatten_li
     k_ilist = dual_int("granular/exact/kk:ilist", inum + 1);
     k_offset = dual_int("granular/exact/kk:offset", inum + 1);
   }
-  if ((int) k_neigh.extent(0) < nslots || (int) k_state.extent(1) != nstate ||
+  if ((int) k_neigh.extent(0) < nslots ||
       (int) k_items.extent(1) != MAX(nitems, 1)) {
     const int room = nslots + nslots / 4 + 16;
     k_neigh = dual_int("granular/exact/kk:neigh", room);
     k_touch = dual_int("granular/exact/kk:touch", room);
     k_count = dual_int("granular/exact/kk:count", room);
-    k_state = dual_state("granular/exact/kk:state", room, nstate);
+    k_state = dual_state("granular/exact/kk:state", room, STATE);
     k_items = dual_items("granular/exact/kk:items", nitems > 0 ? room : 1, MAX(nitems, 1));
   }
   auto ilist = k_ilist.h_view;
@@ -364,7 +384,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_his
       }
       touch(slot) = from != nullptr;
       count(slot) = n;
-      for (int k = 0; k < nstate; k++) state(slot, k) = from ? from[k] : 0.0;
+      for (int k = 0; k < STATE; k++) state(slot, k) = (from && k < nstate) ? from[k] : 0.0;
     }
   }
   k_state.modify_host();
@@ -439,14 +459,30 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::work_after
 }
 
 /* ----------------------------------------------------------------------
-   one force evaluation in the execution space; sums as ForceLoop's
+   one force evaluation in the execution space; sums as ForceLoop's. A kernel for the one family
+   of laws the type pairs use, or for all of them
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
 template <bool ATOMIC, bool TALLY>
+void PairGranularExactKokkos<DeviceType>::run_for_family(bool advance, double *sums)
+{
+  switch (family) {
+    case ge::FAMILY_LINEAR: run_force_loop<ATOMIC, TALLY, ge::FAMILY_LINEAR>(advance, sums); break;
+    case ge::FAMILY_CATALOGUE:
+      run_force_loop<ATOMIC, TALLY, ge::FAMILY_CATALOGUE>(advance, sums);
+      break;
+    case ge::FAMILY_JAEGER: run_force_loop<ATOMIC, TALLY, ge::FAMILY_JAEGER>(advance, sums); break;
+    default: run_force_loop<ATOMIC, TALLY, ANY_FAMILY>(advance, sums); break;
+  }
+}
+
+
+template <class DeviceType>
+template <bool ATOMIC, bool TALLY, int FAMILY>
 void PairGranularExactKokkos<DeviceType>::run_force_loop(bool advance, double *sums)
 {
-  ForceLoop<DeviceType, ATOMIC, TALLY> loop;
+  ForceLoop<DeviceType, ATOMIC, TALLY, FAMILY> loop;
   loop.x = atomKK->k_x.view<DeviceType>();
   loop.v = atomKK->k_v.view<DeviceType>();
   loop.omega = atomKK->k_omega.view<DeviceType>();
@@ -478,13 +514,12 @@ void PairGranularExactKokkos<DeviceType>::run_force_loop(bool advance, double *s
   loop.nlocal = atom->nlocal;
   loop.newton_pair = force->newton_pair;
   loop.freeze_bit = freeze_group_bit;
-  loop.nstate = nstate;
   loop.dt = update->dt;
   loop.advance = advance;
   loop.energies = eflag_global != 0;
   loop.virial = vflag_global != 0;
   Kokkos::View<double *, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> result(
-      sums, ForceLoop<DeviceType, ATOMIC, TALLY>::COUNT);
+      sums, ForceLoop<DeviceType, ATOMIC, TALLY, FAMILY>::COUNT);
   Kokkos::parallel_reduce("granular/exact/kk", Kokkos::RangePolicy<DeviceType>(0, list->inum),
                           loop, result);
 }
@@ -523,11 +558,11 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
   const bool atomic = !(execution_space == Host && lmp->kokkos->nthreads == 1);
   const bool tally = eflag_global || vflag_global;
   if (atomic) {
-    if (tally) run_force_loop<true, true>(advance, sums);
-    else run_force_loop<true, false>(advance, sums);
+    if (tally) run_for_family<true, true>(advance, sums);
+    else run_for_family<true, false>(advance, sums);
   } else {
-    if (tally) run_force_loop<false, true>(advance, sums);
-    else run_force_loop<false, false>(advance, sums);
+    if (tally) run_for_family<false, true>(advance, sums);
+    else run_for_family<false, false>(advance, sums);
   }
   k_state.template modify<DeviceType>();
   k_touch.template modify<DeviceType>();
@@ -569,7 +604,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::write_rest
 template <class DeviceType> double PairGranularExactKokkos<DeviceType>::memory_usage()
 {
   double bytes = PairGranularExact::memory_usage();
-  bytes += (double) k_state.extent(0) * (nstate * sizeof(double) + 3 * sizeof(int));
+  bytes += (double) k_state.extent(0) * (STATE * sizeof(double) + 3 * sizeof(int));
   bytes += (double) k_items.extent(0) * k_items.extent(1) * sizeof(double);
   return bytes;
 }

@@ -86,7 +86,9 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   void upload_history();
   void download_history();
   void flatten_list();
-  template <bool ATOMIC, bool TALLY> void run_force_loop(bool advance, double *sums);
+  int family = -1;    // the family of every type pair's law (ge::LawFamily), or -1: several
+  template <bool ATOMIC, bool TALLY> void run_for_family(bool advance, double *sums);
+  template <bool ATOMIC, bool TALLY, int FAMILY> void run_force_loop(bool advance, double *sums);
 };
 
 }    // namespace LAMMPS_NS

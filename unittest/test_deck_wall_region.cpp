@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -292,4 +294,69 @@ TEST(DeckWallRegion, WallRedefinedAfterRestartStartsWithoutTheOldContacts)
     EXPECT_EQ(same_id.vx, new_id.vx);
     EXPECT_EQ(same_id.wy, new_id.wy);
   }
+}
+
+// `contacts`: the per-atom array of the wall contacts (LAMMPS's fix wall/gran columns, then the
+// overlap). On the packing thrown against two z planes, after 300 steps: each touching atom's
+// contact point lies on its plane, its overlap is the geometric one, its force pushes it away
+// from the plane; the atoms' forces and contacts add up to the wall's global totals (the friction
+// of `tangential coulomb`, solved after all forces, included); atoms that touch nothing have a
+// zero row. Two laws: the stateful catalogue law and exact Coulomb friction (Hertz).
+TEST(DeckWallRegion, PerAtomContactsAddUpToTheWallTotals)
+{
+  const packing::Law laws[] = {{kStatefulLaw, "neigh", ""},
+                               {"hertz 2e4 0.3 tangential coulomb 0.5", "neigh", "wall 2e4 0.3"}};
+  for (packing::Law law : laws) {
+    SCOPED_TRACE(law.contact);
+    law.walls_at = "zplane 0 8 contacts";
+    deck::Lammps lmp;
+    lmp.command(packing::packing_commands(packing::kWallPacking, law, "on", 300) + "run 300");
+    auto **out = static_cast<double **>(
+        lammps_extract_fix(lmp.handle(), "walls", LMP_STYLE_ATOM, LMP_TYPE_ARRAY, 0, 0));
+    ASSERT_NE(out, nullptr) << "fix walls has no per-atom array";
+    const int nlocal = static_cast<int>(lammps_get_natoms(lmp.handle()));
+    auto **x = static_cast<double **>(lammps_extract_atom(lmp.handle(), "x"));
+    auto *radius = static_cast<double *>(lammps_extract_atom(lmp.handle(), "radius"));
+    double force[3] = {0.0, 0.0, 0.0}, contacts = 0.0, scale = 0.0;
+    int touching = 0;
+    for (int i = 0; i < nlocal; i++) {
+      const double *row = out[i];
+      if (row[0] == 0.0) {
+        for (int k = 0; k < 9; k++) EXPECT_EQ(row[k], 0.0) << "atom " << i << " column " << k + 1;
+        continue;
+      }
+      touching++;
+      EXPECT_EQ(row[0], 1.0);    // one plane at a time in this packing
+      const bool lower = x[i][2] < 4.0;
+      const double plane = lower ? 0.0 : 8.0;
+      EXPECT_NEAR(row[6], plane, 1e-12) << "contact point of atom " << i;
+      EXPECT_DOUBLE_EQ(row[4], x[i][0]);
+      EXPECT_DOUBLE_EQ(row[5], x[i][1]);
+      EXPECT_EQ(row[7], radius[i]);
+      const double overlap = lower ? radius[i] - x[i][2] : x[i][2] + radius[i] - 8.0;
+      EXPECT_NEAR(row[8], overlap, 1e-12);
+      EXPECT_GT(row[8], 0.0);
+      // the normal force pushes the atom off the plane
+      EXPECT_GT(lower ? row[3] : -row[3], 0.0) << "atom " << i;
+      for (int k = 0; k < 3; k++) force[k] += row[1 + k];
+      contacts += row[0];
+      scale = std::max(scale, std::fabs(row[3]));
+    }
+    std::printf("  %d atoms touch a wall\n", touching);
+    EXPECT_GT(touching, 20);
+    EXPECT_EQ(contacts, vector_value(lmp, "walls", 3));
+    for (int k = 0; k < 3; k++)
+      EXPECT_NEAR(force[k], vector_value(lmp, "walls", k), 1e-12 * scale * touching) << k;
+  }
+}
+
+TEST(DeckWallRegion, ContactsKeywordTwiceIsRejected)
+{
+  deck::Lammps lmp;
+  lmp.command(deck::kEmptyWallBox);
+  lmp.command("pair_style granular/exact\npair_coeff * * hooke 2000 tangential classic 1600 0.4");
+  const std::string msg = lmp.error_of(
+      "fix w all wall/gran/exact hooke 2000 tangential classic 1600 0.4 zplane 0 4 contacts "
+      "contacts");
+  EXPECT_NE(msg.find("'contacts' is given twice"), std::string::npos) << msg;
 }

@@ -37,7 +37,7 @@ static_assert(ge::CATALOGUE_STATE_SIZE <= HISTORY, "the catalogue state must fit
 const char *const USAGE =
     "fix ID group wall/gran/exact <law words of pair_coeff> xplane|yplane|zplane <lo> <hi> | "
     "zcylinder <R> | region <region-ID> [wall rigid | wall <E> <nu>] "
-    "[wiggle x|y|z <amplitude> <period> | shear x|y|z <velocity>] "
+    "[wiggle x|y|z <amplitude> <period> | shear x|y|z <velocity>] [contacts] "
     "(lo or hi may be NULL; 'wall' is required with 'hertz')";
 
 bool is_wallstyle(const char *word)
@@ -132,6 +132,14 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
       material_given = true;
     } else if (strcmp(arg[iarg], "wiggle") == 0 || strcmp(arg[iarg], "shear") == 0) {
       iarg = parse_motion(narg, arg, iarg);
+    } else if (strcmp(arg[iarg], "contacts") == 0) {
+      // per-atom output of the wall contacts, as with LAMMPS's fix wall/gran ... contacts
+      if (peratom_flag)
+        error->all(FLERR, "Incorrect fix wall/gran/exact: 'contacts' is given twice");
+      peratom_flag = 1;
+      size_peratom_cols = CONTACT_COLUMNS;
+      peratom_freq = 1;
+      iarg++;
     } else {
       error->all(FLERR, "Incorrect fix wall/gran/exact: unexpected argument '{}'; usage: {}",
                  arg[iarg], USAGE);
@@ -159,6 +167,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     maxexchange_dynamic = 1;    // records migrate with their atoms, any length
   else
     maxexchange = (wallstyle == REGION ? nslot : 0) + nslot * HISTORY;
+  contact_output = nullptr;
   FixWallGranExact::grow_arrays(atom->nmax);
   atom->add_callback(Atom::GROW);
   atom->add_callback(Atom::RESTART);
@@ -340,6 +349,7 @@ FixWallGranExact::~FixWallGranExact()
   atom->delete_callback(id, Atom::RESTART);
   memory->destroy(history);
   memory->destroy(slot_wall);
+  memory->destroy(contact_output);
 }
 
 // `tangential coulomb`: the pair's friction fix, created now (not in the constructor, which
@@ -538,7 +548,44 @@ void FixWallGranExact::tally_friction(int i, const Vec3 &branch, const Vec3 &for
   totals[0] += force_on_i.x;
   totals[1] += force_on_i.y;
   totals[2] += force_on_i.z;
+  if (contact_output) {
+    contact_output[i][1] += force_on_i.x;
+    contact_output[i][2] += force_on_i.y;
+    contact_output[i][3] += force_on_i.z;
+  }
   if (evflag) tally_virial(i, branch, force_on_i);
+}
+
+/* ----------------------------------------------------------------------
+   `contacts`: per-atom array of this step's wall contacts (the columns 1-8 of LAMMPS's fix
+   wall/gran, then the overlap): [0] number of contacts with the wall (faces of a region wall),
+   [1..3] the wall's force on the atom (the friction of `tangential coulomb` included), [4..6] the
+   wall's surface point under the atom at its deepest contact, x - (R - overlap) n, [7] the
+   radius, [8] the deepest overlap
+------------------------------------------------------------------------- */
+
+void FixWallGranExact::clear_contact_output()
+{
+  if (!contact_output) return;
+  for (int i = 0; i < atom->nlocal; i++)
+    for (int k = 0; k < CONTACT_COLUMNS; k++) contact_output[i][k] = 0.0;
+}
+
+void FixWallGranExact::record_contact(int i, const Touch &t, const Vec3 &force_on_i)
+{
+  double *out = contact_output[i];
+  out[0] += 1.0;
+  out[1] += force_on_i.x;
+  out[2] += force_on_i.y;
+  out[3] += force_on_i.z;
+  if (out[0] == 1.0 || t.overlap > out[8]) {
+    const Vec3 point = ge::vec3(atom->x[i]) - (atom->radius[i] - t.overlap) * t.normal;
+    out[4] = point.x;
+    out[5] = point.y;
+    out[6] = point.z;
+    out[8] = t.overlap;
+  }
+  out[7] = atom->radius[i];
 }
 
 // the force and torque of a wall contact on atom i, into the atom, the wall's totals and (with
@@ -558,6 +605,7 @@ void FixWallGranExact::apply_wall_force(int i, const Touch &t, const Vec3 &force
   totals[2] += force_on_i.z;
   totals[3] += 1.0;
   totals[4] += energy;
+  if (contact_output) record_contact(i, t, force_on_i);
   if (evflag) tally_virial(i, t, force_on_i);    // (v_init sets evflag, not vflag_either)
 }
 
@@ -586,6 +634,7 @@ void FixWallGranExact::post_force(int vflag)
   const int *mask = atom->mask;
   for (double &t : totals) t = 0.0;
   totals_summed = false;
+  clear_contact_output();
   if (wallstyle == REGION) {
     region_contacts(advance);
   } else {
@@ -848,6 +897,7 @@ double FixWallGranExact::compute_vector(int n)
 double FixWallGranExact::memory_usage()
 {
   double slots = slot_wall ? (double) atom->nmax * nslot * sizeof(double) : 0.0;
+  if (contact_output) slots += (double) atom->nmax * CONTACT_COLUMNS * sizeof(double);
   if (!jaeger()) return slots + (double) atom->nmax * nslot * HISTORY * sizeof(double);
   double bytes = slots + (double) jaeger_records.capacity() * sizeof(std::vector<double>);
   for (const auto &rec : jaeger_records) bytes += (double) rec.capacity() * sizeof(double);
@@ -863,10 +913,16 @@ void FixWallGranExact::grow_arrays(int nmax)
   else
     memory->grow(history, nmax, nslot * HISTORY, "wall/gran/exact:history");
   if (wallstyle == REGION) memory->grow(slot_wall, nmax, nslot, "wall/gran/exact:slot_wall");
+  if (peratom_flag) {
+    memory->grow(contact_output, nmax, CONTACT_COLUMNS, "wall/gran/exact:contacts");
+    array_atom = contact_output;
+  }
 }
 
 void FixWallGranExact::copy_arrays(int i, int j, int delflag)
 {
+  if (contact_output)
+    for (int k = 0; k < CONTACT_COLUMNS; k++) contact_output[j][k] = contact_output[i][k];
   if (slot_wall)
     for (int s = 0; s < nslot; s++) slot_wall[j][s] = slot_wall[i][s];
   if (!jaeger()) {
@@ -885,6 +941,8 @@ void FixWallGranExact::copy_arrays(int i, int j, int delflag)
 
 void FixWallGranExact::set_arrays(int i)
 {
+  if (contact_output)
+    for (int k = 0; k < CONTACT_COLUMNS; k++) contact_output[i][k] = 0.0;
   end_contact(i);
 }
 

@@ -154,6 +154,11 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   Kick friction_kick() const;
   void hand_to_friction(int i, int slot, const Touch &t, const ge::Vec3 &v_start,
                         const ge::Vec3 &v_end);
+  // `contacts`: the per-atom array (array_atom) of this step's wall contacts
+  enum { CONTACT_COLUMNS = 9 };
+  double **contact_output;
+  void clear_contact_output();
+  void record_contact(int i, const Touch &t, const ge::Vec3 &force_on_i);
   void apply_wall_force(int i, const Touch &t, const ge::Vec3 &force_on_i,
                         const ge::Vec3 &torque_on_i, double energy);
   void tally_virial(int i, const Touch &t, const ge::Vec3 &force_on_i);

@@ -22,7 +22,8 @@
 
    The neighbour list is LAMMPS's host half list with the size/history bits
    (as for the host style); each build is copied to the execution space once.
-   A pair's force reaches j with atomic additions when threads share atoms.
+   A pair's forces reach both atoms: in place with one host thread (the host
+   style's order), through per-thread copies with several, atomically on a GPU.
 ------------------------------------------------------------------------- */
 
 #ifdef PAIR_CLASS
@@ -87,8 +88,8 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   void download_history();
   void flatten_list();
   int family = -1;    // the family of every type pair's law (ge::LawFamily), or -1: several
-  template <bool ATOMIC, bool TALLY> void run_for_family(bool advance, double *sums);
-  template <bool ATOMIC, bool TALLY, int FAMILY> void run_force_loop(bool advance, double *sums);
+  template <int ADD, bool TALLY> void run_for_family(bool advance, double *sums);
+  template <int ADD, bool TALLY, int FAMILY> void run_force_loop(bool advance, double *sums);
 };
 
 }    // namespace LAMMPS_NS

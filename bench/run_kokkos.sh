@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The Kokkos styles on bench/in.bench_kokkos: granular/exact/kk (classic, refined, a catalogue law
+# with Yade moments, Jaeger capacity 16) against LAMMPS' gran/hooke/history/kk on the same deck
+# and the same Kokkos device, and the host styles on one core. Prints ms/step, contact-steps per
+# second and the ratio to LAMMPS' Hooke with history in the same set-up; medians of interleaved
+# repeats.
+#
+# Usage: bench/run_kokkos.sh [build dir (default build-kokkos-openmp)] [steps (default 500)]
+#                            [repeats (default 3)] [Kokkos set-ups (default "t 1" "t 2")]
+#   A Kokkos set-up is what follows `-k on`: "t 2" (2 host threads), "g 1" (one GPU).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bdir=$(cd "$root" && cd "${1:-build-kokkos-openmp}" && pwd)
+nsteps=${2:-500} repeats=${3:-3}
+shift $(( $# < 3 ? $# : 3 ))
+setups=("$@")
+[ ${#setups[@]} -gt 0 ] || setups=("t 1" "t 2")
+lmp="$bdir/lmp"
+[ -x "$lmp" ] || { echo "run_kokkos.sh: no $lmp (tools/build.sh --kokkos DIR first)" >&2; exit 1; }
+laws=(hooke_history classic refined catalogue jaeger16)
+export OMP_PROC_BIND=false OMP_NUM_THREADS=1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+configs=("host")
+for s in "${setups[@]}"; do configs+=("kk ${s}"); done
+declare -A times contacts
+for r in $(seq 1 "$repeats"); do
+  for c in "${configs[@]}"; do
+    args=() threads=1
+    [ "$c" = host ] || args=(-k on ${c#kk } -sf kk -pk kokkos newton off neigh half)
+    [[ "$c" =~ ^kk\ t\ ([0-9]+) ]] && threads=${BASH_REMATCH[1]}
+    for law in "${laws[@]}"; do
+      key="$c|$law"
+      log="$work/log.${key//[ |]/_}.$r"
+      # (OpenMP's thread count as Kokkos': with OMP_NUM_THREADS=1 two Kokkos threads ran slower)
+      (cd "$root/bench" && OMP_NUM_THREADS=$threads "$lmp" -nocite -screen none -log "$log" "${args[@]}" -in in.bench_kokkos \
+        -var law "$law" -var nsteps "$nsteps")
+      t=$(awk '/^TIMED$/ {on=1} on && /^Loop time of/ {t+=$4} END {print t}' "$log")
+      times[$key]+="$t "
+      contacts[$key]=$(awk '/^BENCH contacts/ {print $3}' "$log")
+      echo "  repeat $r  $c  $law: loop time $t s" >&2
+    done
+  done
+done
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+echo "bench/in.bench_kokkos: 20,384 spheres, $nsteps steps, median of $repeats interleaved repeats, 1 process"
+for c in "${configs[@]}"; do
+  base=$(echo "${times[$c|hooke_history]}" | median)
+  echo "  ${c/kk/-k on}${c:+}:"
+  for law in "${laws[@]}"; do
+    m=$(echo "${times[$c|$law]}" | median)
+    printf "    %-14s %8.3f ms/step  %9.3g contact-steps/s  ratio to gran/hooke/history %.2f\n" "$law" \
+      "$(echo "$m $nsteps" | awk '{print 1000*$1/$2}')" \
+      "$(echo "${contacts[$c|$law]} $nsteps $m" | awk '{print $1*$2/$3}')" \
+      "$(echo "$m $base" | awk '{print $1/$2}')"
+  done
+done

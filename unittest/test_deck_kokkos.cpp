@@ -49,6 +49,13 @@ const Family kFamilies[] = {
      "hertz 2e4 0.3 damping tsuji en 0.8 tangential dd 0.5 rolling yade beta 0.4 eta 0.2",
      "neigh"},
     {"jaeger_capacity16", "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16", "compact"},
+    // the Yade moments after a linear or Jaeger law's state (14 and 10 values per contact)
+    {"refined_yade",
+     "hooke 2000 damping viscous 0.4 0.2 tangential refined 1600 0.4 rolling yade kr 0.05 eta 0.3 "
+     "damp 0.01 twisting yade kr 0.02 eta 0.1",
+     "neigh"},
+    {"jaeger_yade", "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16 rolling yade beta 0.5 eta 0.3",
+     "compact"},
 };
 
 const char *const kKokkos1 = " -k on t 1 -sf kk";

@@ -7,6 +7,8 @@
 
 #include <gmock/gmock.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -75,7 +77,7 @@ TEST(DeckRestartFormat, OtherFormatsAndLayoutsStopWithAnError)
   const size_t at = mark_offset(valid);
   ASSERT_NE(at, std::string::npos) << "no restart mark in the file";
   // after the mark: the number of layout values, then (format, history store, values per
-  // contact, catalogue state, Jaeger fixed part, doubles per vertex, law fields)
+  // contact, catalogue state, Jaeger fixed part, doubles per vertex, law fields, store width)
   const size_t layout = at + sizeof(double) + sizeof(int);
   auto with_int = [&](size_t offset, int value) {
     std::vector<char> bytes = valid;
@@ -91,19 +93,91 @@ TEST(DeckRestartFormat, OtherFormatsAndLayoutsStopWithAnError)
   EXPECT_THAT(error_reading("old.restart"),
               testing::HasSubstr("was written by a GRANULAR-EXACT from before restart format 2"));
 
-  write_file("format3.restart", with_int(layout, 3));
-  EXPECT_THAT(error_reading("format3.restart"),
-              testing::HasSubstr("has restart format 3; this version reads format 2 only"));
+  write_file("format4.restart", with_int(layout, 4));
+  EXPECT_THAT(error_reading("format4.restart"),
+              testing::HasSubstr("has restart format 4; this version reads formats 2 to 3"));
 
   write_file("values12.restart", with_int(layout + 2 * sizeof(int), 12));
   EXPECT_THAT(error_reading("values12.restart"),
               testing::HasSubstr("per-contact layout (format, history store, values per contact, "
                                  "catalogue state, Jaeger fixed part, doubles per vertex, law "
-                                 "fields) = (2, 0, 12,"));
+                                 "fields) = (3, 0, 12,"));
 
   write_file("fields.restart", with_int(layout + 6 * sizeof(int), 7));
   EXPECT_THAT(error_reading("fields.restart"),
-              testing::HasSubstr("is not this build's (2, 0, 11,"));
+              testing::HasSubstr("is not this build's (3, 0, 11,"));
+}
+
+// A file of restart format 2 (before the Yade moments' dashpots: its layout has no store width,
+// its laws no dashpot fields) is still read, the dashpots off: the two spheres continue from it
+// exactly as from the format 3 file of the same run. It is made from the format 3 file by taking
+// out what format 3 added.
+TEST(DeckRestartFormat, Format2FilesAreStillRead)
+{
+  {
+    // two spheres pressed together and sheared: a contact with a tangential history
+    deck::Lammps lmp;
+    lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01"));
+    lmp.command(R"(
+create_atoms    1 single 0 0 0
+create_atoms    1 single 0 0 1.998e-3
+set             group all diameter 2e-3
+set             group all density 2500
+velocity        all set 0 0 0
+set             atom 1 vz 0.05 vx 0.02
+set             atom 2 vz -0.05
+pair_style      granular/exact
+pair_coeff      * * hooke 2e5 tangential classic 1.6e5 0.4
+fix             integrate all nve/sphere
+timestep        1e-7
+run             20
+write_restart   valid3.restart)");
+  }
+  const std::vector<char> valid = read_file("valid3.restart");
+  const size_t at = mark_offset(valid);
+  ASSERT_NE(at, std::string::npos);
+  int n = 0;
+  std::memcpy(&n, valid.data() + at + sizeof(double), sizeof(int));
+  ASSERT_EQ(n, 8) << "format 3 layout: 8 values";
+  const size_t layout = at + sizeof(double) + sizeof(int);
+  int nfields = 0;
+  std::memcpy(&nfields, valid.data() + layout + 6 * sizeof(int), sizeof(int));
+  // the pair data: [mark][n][layout: n ints][cutoff][setflag][fields] (one type)
+  const size_t cutoff = layout + n * sizeof(int);
+  const size_t fields = cutoff + sizeof(double) + sizeof(int);
+  std::vector<char> old(valid.begin(), valid.begin() + layout);
+  const int n2 = 7, format2 = 2, nfields2 = nfields - 2;
+  std::memcpy(old.data() + at + sizeof(double), &n2, sizeof(int));
+  auto append = [&old](const char *p, size_t size) { old.insert(old.end(), p, p + size); };
+  append(reinterpret_cast<const char *>(&format2), sizeof(int));
+  append(valid.data() + layout + sizeof(int), 5 * sizeof(int));
+  append(reinterpret_cast<const char *>(&nfields2), sizeof(int));
+  // (the store width, layout[7], is left out)
+  append(valid.data() + cutoff, sizeof(double) + sizeof(int));
+  // the law without its last two fields, the dashpots (both 0 here)
+  double gammas[2];
+  std::memcpy(gammas, valid.data() + fields + (nfields - 2) * sizeof(double), sizeof(gammas));
+  EXPECT_EQ(gammas[0], 0.0);
+  EXPECT_EQ(gammas[1], 0.0);
+  append(valid.data() + fields, (nfields - 2) * sizeof(double));
+  old.insert(old.end(), valid.begin() + fields + nfields * sizeof(double), valid.end());
+  write_file("format2.restart", old);
+
+  std::vector<double> x[2];
+  const char *files[2] = {"valid3.restart", "format2.restart"};
+  for (int k = 0; k < 2; k++) {
+    deck::Lammps lmp;
+    lmp.command(std::string("read_restart ") + files[k] +
+                "\ncomm_modify vel yes\nfix integrate all nve/sphere\nrun 2");
+    auto **xs = static_cast<double **>(lammps_extract_atom(lmp.handle(), "x"));
+    auto **fs = static_cast<double **>(lammps_extract_atom(lmp.handle(), "f"));
+    for (int i = 0; i < 2; i++)
+      for (int d = 0; d < 3; d++) x[k].insert(x[k].end(), {xs[i][d], fs[i][d]});
+  }
+  EXPECT_EQ(x[0], x[1]);
+  double largest_force = 0.0;    // (the spheres still touch: the contact's history was used)
+  for (size_t k = 1; k < x[0].size(); k += 2) largest_force = std::max(largest_force, std::fabs(x[0][k]));
+  EXPECT_GT(largest_force, 0.0);
 }
 
 // The laws come back field by field: seven spheres touching with six laws (refined with its

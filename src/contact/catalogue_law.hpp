@@ -194,6 +194,7 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
     ys.ks = yade_tangential_stiffness(law, s);
     ys.fn = F_cap;
     ys.update = s.advance;
+    ys.dt = s.advance ? s.dt : 0.0;
     YadeMomentResult yr;
     yade_moment(law.yade, ys, state + CS_YADE, yr);
     r.moment = yr.moment;

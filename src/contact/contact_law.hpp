@@ -47,10 +47,11 @@ GE_INLINE bool is_coulomb(const ContactLaw &law)
 {
   return law.tangential == LAW_CATALOGUE && law.cat.tangential.model == TangentialModel::Coulomb;
 }
+// The Yade rolling and twisting moments (yade_moments.hpp) go with every law; their parameters
+// are kept in cat.yade for all of them.
 GE_INLINE bool has_moments(const ContactLaw &law)
 {
-  return law.tangential == LAW_CATALOGUE &&
-      (law.cat.yade.rolling.active || law.cat.yade.twisting.active);
+  return law.cat.yade.rolling.active || law.cat.yade.twisting.active;
 }
 
 // One contact at the end of a step, as LAMMPS' velocity Verlet hands it to the force
@@ -92,10 +93,24 @@ struct ContactResult {
 // vertices. All zero = no stored state: a contact that exists at a run's setup (advance false)
 // is then recorded as pressed normally to its overlap (see each law's *_press / init), and one
 // that is found in a step is new in that step.
+// The Yade moments' relative rotation (YADE_MOMENT_STATE_SIZE doubles) follows a linear or
+// Jaeger law's own state when the law has moments; the catalogue state holds it at CS_YADE.
 constexpr int JAEGER_FIXED_SIZE = JAEGER_STATE_SIZE + 1;
-constexpr int CONTACT_STATE_MAX =
-    int(LINEAR_HISTORY_SIZE) > int(CATALOGUE_STATE_SIZE) ? int(LINEAR_HISTORY_SIZE)
-                                                         : int(CATALOGUE_STATE_SIZE);
+constexpr int LINEAR_MOMENT_STATE = LINEAR_HISTORY_SIZE;
+constexpr int JAEGER_MOMENT_STATE = JAEGER_FIXED_SIZE;
+constexpr int CONTACT_STATE_MAX = int(LINEAR_HISTORY_SIZE) + int(YADE_MOMENT_STATE_SIZE);
+static_assert(int(CATALOGUE_STATE_SIZE) <= CONTACT_STATE_MAX &&
+                  JAEGER_FIXED_SIZE + int(YADE_MOMENT_STATE_SIZE) <= CONTACT_STATE_MAX,
+              "every law's fixed state fits CONTACT_STATE_MAX");
+
+// The doubles of a contact's fixed state under `law` (the Jaeger vertices apart).
+GE_INLINE int contact_state_size(const ContactLaw &law)
+{
+  const int moments = has_moments(law) ? int(YADE_MOMENT_STATE_SIZE) : 0;
+  if (law.tangential == LAW_JAEGER) return JAEGER_FIXED_SIZE + moments;
+  if (law.tangential == LAW_CATALOGUE) return CATALOGUE_STATE_SIZE;
+  return int(LINEAR_HISTORY_SIZE) + moments;
+}
 
 namespace contact_detail {
 
@@ -113,6 +128,28 @@ GE_INLINE void set_tangential_torques(const ContactBodies &b, const Vec3 &ft, Co
   const Vec3 nxft = cross(b.normal, ft);
   r.torque_i = (-b.r_i) * nxft;
   r.torque_j = (-b.r_j) * nxft;
+}
+
+// The Yade moment of a linear or Jaeger contact (the catalogue's is part of its step): its
+// relative rotation at `phi`, capped by F_n^c = fn_cap, `beta` scaled by the tangential
+// stiffness ks. Sets the moment and its springs' energy.
+GE_INLINE void yade_moment_of(const ContactLaw &law, const ContactBodies &b, double *phi,
+                              double fn_cap, double ks, ContactResult &r)
+{
+  YadeMomentStep ys;
+  ys.rot_i = b.advance ? b.dt * b.omega_i : Vec3{0, 0, 0};    // no step taken: no rotation
+  ys.rot_j = b.advance ? b.dt * b.omega_j : Vec3{0, 0, 0};
+  ys.normal = b.normal;
+  ys.radius_i = b.radius_i;
+  ys.radius_j = b.radius_j;
+  ys.ks = ks;
+  ys.fn = fn_cap;
+  ys.update = b.advance;
+  ys.dt = b.advance ? b.dt : 0.0;
+  YadeMomentResult yr;
+  yade_moment(law.cat.yade, ys, phi, yr);
+  r.moment = yr.moment;
+  r.energy_moment = yr.energy;
 }
 
 GE_FORCE_INLINE void linear_contact(const ContactLaw &law, const ContactBodies &b,
@@ -135,6 +172,10 @@ GE_FORCE_INLINE void linear_contact(const ContactLaw &law, const ContactBodies &
   r.energy_moment = 0.0;
   r.fn_cap = 0.0;
   r.sliding = lr.sliding;
+  // the Yade moments: capped by the normal force, `beta` scaled by kt
+  if (has_moments(law))
+    yade_moment_of(law, b, state + LINEAR_MOMENT_STATE, lr.fn > 0.0 ? lr.fn : 0.0,
+                   law.linear.kt, r);
 }
 
 // The step as the catalogue laws see it (s: linear_step_of(b)).
@@ -211,6 +252,12 @@ GE_FORCE_INLINE void jaeger_contact(const ContactLaw &law, const ContactBodies &
   r.energy_n = 0.8 * res.N * delta;    // Hertz: int N d(2 delta) = (4/5) N delta
   r.energy_t = r.energy_moment = r.fn_cap = 0.0;
   r.sliding = state[JAEGER_STATE_SIZE] != 0.0;
+  // the Yade moments: capped by the normal force, `beta` scaled by Mindlin's initial tangential
+  // stiffness 8 G* a = k_n / kappa, k_n = E^ a the Hertz normal stiffness, a = sqrt(Rbar overlap)
+  if (has_moments(law)) {
+    const double ks = law.jaeger.E_hat * std::sqrt(b.rbar * b.overlap) / law.jaeger.kappa;
+    yade_moment_of(law, b, state + JAEGER_MOMENT_STATE, N, ks, r);
+  }
 }
 
 }    // namespace contact_detail

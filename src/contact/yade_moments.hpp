@@ -57,6 +57,8 @@ struct YadeSpringParams {
   double k = 0.0;         // K [moment/rad] (use_beta false) or beta [dimensionless]
   bool capped = true;     // false = `cap none` (valid for small rotations only: 2 pi periodic)
   double eta = 0.0;       // cap coefficient: M_max = eta (R_i + R_j)/2 F_n^c [dimensionless]
+  double gamma = 0.0;     // `damp <gamma>`: viscous coefficient [moment time/rad] of a dashpot in
+                          // parallel with the spring, on the relative spin (0 = none)
 };
 
 // `rolling yade` -> rolling (the bending spring), `twisting yade` -> twisting.
@@ -86,6 +88,7 @@ struct YadeMomentStep {
   double ks = 0.0;         // K_s, the tangential model's linear stiffness this step (beta only)
   double fn = 0.0;         // F_n^c; a negative value is read as 0
   bool update = true;      // LAMMPS's history_update: false = compute M, leave phi unchanged
+  double dt = 0.0;         // the step (the dashpots' relative spin is (rot_i - rot_j)/dt; 0: none)
 };
 
 struct YadeMomentResult {
@@ -238,6 +241,34 @@ GE_INLINE Vec3 yade_unsplit(const YadeSplit &sp, const Vec3 &n)
   return log_map({S.w * std::cos(a), S.v + (S.w * std::sin(a)) * n});
 }
 
+// `damp <gamma>`: a dashpot in parallel with each spring, on the part of the relative spin
+// w = (omega_i - omega_j) that bends (w - (w.n) n) or twists ((w.n) n): M += gamma w, so that the
+// torque -M on i and +M on j opposes the relative spin and only dissipates. [ours] As in the
+// elastic-plastic spring-dashpot model of Ai, Chen, Rotter & Ooi (Powder Technol. 206, 2011,
+// model C) the dashpot acts while its spring is below the cap and is off at full mobilisation,
+// where the cap's return mapping dissipates (notes: Yade moments). Without it a bed of spheres
+// with rolling springs and no other rolling dissipation rocks on its springs for ever.
+GE_INLINE void add_yade_dashpots(const YadeMomentParams &p, const YadeMomentStep &s,
+                                 YadeMomentResult &r)
+{
+  if (!s.update || !(s.dt > 0.0)) return;
+  const Vec3 &n = s.normal;
+  const Vec3 w = (1.0 / s.dt) * (s.rot_i - s.rot_j);
+  const Vec3 w_tw = dot(w, n) * n;
+  if (p.combined) {
+    if (p.rolling.gamma > 0.0 && !r.rolling_sliding) {
+      r.moment_b = r.moment_b + p.rolling.gamma * (w - w_tw);
+      r.moment_tw = r.moment_tw + p.rolling.gamma * w_tw;
+    }
+  } else {
+    if (p.rolling.active && p.rolling.gamma > 0.0 && !r.rolling_sliding)
+      r.moment_b = r.moment_b + p.rolling.gamma * (w - w_tw);
+    if (p.twisting.active && p.twisting.gamma > 0.0 && !r.twisting_sliding)
+      r.moment_tw = r.moment_tw + p.twisting.gamma * w_tw;
+  }
+  r.moment = r.moment_b + r.moment_tw;
+}
+
 // One step of the moment law (notes: Yade moments). state: YADE_MOMENT_STATE_SIZE doubles (phi),
 // updated in place when s.update. The parameters are assumed valid (yade_moment_params_error).
 GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, double *state,
@@ -304,6 +335,7 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
     r.energy = 0.5 * (Kb * dot(sp.phi_b, sp.phi_b) + Ktw * sp.theta_tw * sp.theta_tw);
   }
   if (s.update) store(phi_new, state + YM_PHI);
+  add_yade_dashpots(p, s, r);
   r.torque_i = -r.moment;
   r.torque_j = r.moment;
 }
@@ -325,6 +357,9 @@ inline const char *yade_spring_params_error(const YadeSpringParams &p, bool twis
   if (p.capped && (!yade_detail::finite(p.eta) || !(p.eta >= 0.0)))
     return twisting ? "twisting yade: eta must be finite and >= 0"
                     : "rolling yade: eta must be finite and >= 0";
+  if (!yade_detail::finite(p.gamma) || !(p.gamma >= 0.0))
+    return twisting ? "twisting yade: damp (gamma, moment time per radian) must be finite and >= 0"
+                    : "rolling yade: damp (gamma, moment time per radian) must be finite and >= 0";
   return nullptr;
 }
 

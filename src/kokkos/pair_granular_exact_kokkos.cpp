@@ -324,7 +324,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_law
     }
   k_law.modify_host();
   k_law.template sync<DeviceType>();
-  nstate = (history_mode == HISTORY_COMPACT) ? fix_compact->nfixed : int(ge::LINEAR_HISTORY_SIZE);
+  nstate = (history_mode == HISTORY_COMPACT) ? fix_compact->nfixed : fix_neigh->get_dnum();
   nitems = any_law(TANGENTIAL_JAEGER) ? VERTEX_DOUBLES * (largest_capacity + 1) : 0;
   laws_current = true;
 }
@@ -396,7 +396,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_his
           for (int k = 0; k < VERTEX_DOUBLES * n; k++) items(slot, k) = v[k];
         }
       } else if (fix_neigh->firstflag[i][jj]) {
-        from = &fix_neigh->firstvalue[i][ge::LINEAR_HISTORY_SIZE * jj];
+        from = &fix_neigh->firstvalue[i][nstate * jj];
       }
       touch(slot) = from != nullptr;
       count(slot) = n;
@@ -450,7 +450,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::download_h
         rec = fix_compact->place_header(first, n, fix_compact->room(rec), fixed);
       } else {
         fix_neigh->firstflag[i][jj] = touch(slot);
-        double *to = &fix_neigh->firstvalue[i][ge::LINEAR_HISTORY_SIZE * jj];
+        double *to = &fix_neigh->firstvalue[i][nstate * jj];
         for (int k = 0; k < nstate; k++) to[k] = state(slot, k);
       }
     }

@@ -19,8 +19,14 @@
 
 namespace LAMMPS_NS {
 
-// Every field of a law, in file order: f(member) for each (int, double, bool or enum).
-template <class Law, class F> void visit_law_fields(Law &lw, F &&f)
+// The format of the restart files this build writes; it reads format 2 too (see
+// pair_granular_exact.cpp, read_restart_settings()).
+constexpr int RESTART_FORMAT = 3;
+
+// Every field of a law, in file order: f(member) for each (int, double, bool or enum), as the
+// restart format `format` has them (format 3 added the dashpots of the Yade moments, at the end;
+// a format 2 file leaves them at 0, which was the only behaviour then).
+template <class Law, class F> void visit_law_fields(Law &lw, F &&f, int format = RESTART_FORMAT)
 {
   f(lw.normal);
   f(lw.damping);
@@ -45,14 +51,15 @@ template <class Law, class F> void visit_law_fields(Law &lw, F &&f)
   }
   f(cat.yade.combined);
   f(lw.coulomb.sweeps), f(lw.coulomb.tol), f(lw.coulomb.warm), f(lw.coulomb.kinematics);
+  if (format >= 3) f(cat.yade.rolling.gamma), f(cat.yade.twisting.gamma);
 }
 
 // The number of fields visit_law_fields() names (written to the file, checked on reading).
-inline int law_field_count()
+inline int law_field_count(int format = RESTART_FORMAT)
 {
   ge::ContactLaw lw;
   int n = 0;
-  visit_law_fields(lw, [&n](auto &) { ++n; });
+  visit_law_fields(lw, [&n](auto &) { ++n; }, format);
   return n;
 }
 
@@ -80,12 +87,12 @@ static_assert(sizeof(ge::DampingParams) == 48,
               "ge::DampingParams changed: update visit_law_fields");
 static_assert(sizeof(ge::TangentialParams) == 48,
               "ge::TangentialParams changed: update visit_law_fields");
-static_assert(sizeof(ge::YadeMomentParams) == 72,
+static_assert(sizeof(ge::YadeMomentParams) == 88,
               "ge::YadeMomentParams changed: update visit_law_fields");
-static_assert(sizeof(ge::CatalogueLaw) == 240, "ge::CatalogueLaw changed: update visit_law_fields");
+static_assert(sizeof(ge::CatalogueLaw) == 256, "ge::CatalogueLaw changed: update visit_law_fields");
 static_assert(sizeof(ge::CoulombSolverSettings) == 24,
               "ge::CoulombSolverSettings changed: update visit_law_fields");
-static_assert(sizeof(ge::ContactLaw) == 400, "ge::ContactLaw changed: update visit_law_fields");
+static_assert(sizeof(ge::ContactLaw) == 416, "ge::ContactLaw changed: update visit_law_fields");
 
 }    // namespace LAMMPS_NS
 

@@ -27,9 +27,9 @@ const char *const ContactLawWords::GRAMMAR =
     "<eta_t> | viscous_sliding <eta_t> <mu> | spring_sliding <kt> <mu> | spring_dashpot <kt> "
     "<eta_t>|et <e_t> <mu> [maw] | dd <mu> [<eta_t>] | lth <mu> <eta_t> | zzy <mu> <eta> | tti "
     "<mu> [eta <eta_t>] | walton_braun <kt0> <mu> | coulomb <mu> [sweeps <K>] [tol <t>] [warm "
-    "yes|no] [kinematics geometric|none|material]; then (catalogue laws) [rolling yade kr <K_b> | "
-    "beta <beta> eta <eta_b> | cap none [combined]] [twisting yade kr <K_tw> | beta <beta> eta "
-    "<eta_tw> | cap none]";
+    "yes|no] [kinematics geometric|none|material]; then (any law) [rolling yade kr <K_b> | "
+    "beta <beta> eta <eta_b> | cap none [damp <gamma_b>] [combined]] [twisting yade kr <K_tw> | "
+    "beta <beta> eta <eta_tw> | cap none [damp <gamma_tw>]]";
 
 /* ----------------------------------------------------------------------
    reading the model words of a pair_coeff line (or of the wall fix), with an error for every
@@ -179,11 +179,6 @@ void ContactLawWords::parse_law_options(CoeffReader &in, ContactLaw &lw)
   while (in.next_is("rolling") || in.next_is("twisting")) {
     const bool rolling = in.next_is("rolling");
     in.word();
-    if (lw.tangential != ge::LAW_CATALOGUE)
-      in.fail("'{}' (the Yade moment law) goes with the catalogue tangential models, not with "
-              "'tangential {}'",
-              rolling ? "rolling" : "twisting",
-              lw.tangential == ge::LAW_JAEGER ? "jaeger" : "classic|refined");
     parse_yade_spring(in, lw, rolling);
   }
   if (in.next_is("limit_damping")) {
@@ -596,7 +591,7 @@ void ContactLawWords::check_catalogue_law(CoeffReader &in, ContactLaw &lw)
             "which is not given");
 }
 
-// `rolling|twisting yade kr <K> | beta <beta>  eta <eta> | cap none  [combined]`
+// `rolling|twisting yade kr <K> | beta <beta>  eta <eta> | cap none  [damp <gamma>] [combined]`
 // (doc/design_notes.md, "Yade moments")
 void ContactLawWords::parse_yade_spring(CoeffReader &in, ContactLaw &lw, bool rolling)
 {
@@ -623,6 +618,11 @@ void ContactLawWords::parse_yade_spring(CoeffReader &in, ContactLaw &lw, bool ro
     spring.capped = false;
   } else
     in.fail("{} yade expects 'eta <eta>' or 'cap none' after its stiffness, not '{}'", name, cap);
+  if (in.next_is("damp")) {
+    in.word();
+    in.need(1, fmt::format("{} yade damp", name).c_str());
+    spring.gamma = in.non_negative("damp (gamma, moment time per radian)");
+  }
   if (rolling && in.next_is("combined")) {
     in.word();
     lw.cat.yade.combined = true;
@@ -640,7 +640,7 @@ namespace {
 bool same_yade_spring(const ge::YadeSpringParams &a, const ge::YadeSpringParams &b)
 {
   return a.active == b.active && a.use_beta == b.use_beta && a.k == b.k && a.capped == b.capped &&
-      a.eta == b.eta;
+      a.eta == b.eta && a.gamma == b.gamma;
 }
 bool same_yade(const ge::YadeMomentParams &a, const ge::YadeMomentParams &b)
 {
@@ -705,7 +705,8 @@ ContactLaw ContactLawWords::mix(const ContactLaw &a, const ContactLaw &b) const
   const ge::LinearParams &pa = a.linear, &pb = b.linear;
   const bool same_models = a.normal == b.normal && a.damping == b.damping &&
       a.tangential == b.tangential && pa.onset == pb.onset && pa.slip == pb.slip &&
-      pa.direction == pb.direction && pa.twirl == pb.twirl && pa.projection == pb.projection;
+      pa.direction == pb.direction && pa.twirl == pb.twirl && pa.projection == pb.projection &&
+      same_yade(a.cat.yade, b.cat.yade);
   if (!same_models)
     error->all(FLERR,
                "Pair granular/exact cannot mix coefficients of types with different models or "
@@ -742,8 +743,12 @@ ContactLaw ContactLawWords::mix(const ContactLaw &a, const ContactLaw &b) const
 
 int ContactLawWords::state_kind(const ContactLaw &lw)
 {
-  if (lw.tangential == ge::LAW_CLASSIC || lw.tangential == ge::LAW_REFINED) return 0;
-  if (lw.tangential == ge::LAW_JAEGER) return 1;
+  // (a linear or Jaeger law with Yade moments keeps their relative rotation after its state)
+  const int moments = 4 * lw.cat.yade.rolling.active + 2 * lw.cat.yade.twisting.active +
+      lw.cat.yade.combined;
+  if (lw.tangential == ge::LAW_CLASSIC || lw.tangential == ge::LAW_REFINED)
+    return moments ? 1024 + moments : 0;
+  if (lw.tangential == ge::LAW_JAEGER) return moments ? 2048 + moments : 1;
   const ge::CatalogueLaw &c = lw.cat;
   return 2 + 64 * static_cast<int>(c.tangential.model) + 8 * static_cast<int>(c.normal.model) +
       4 * c.yade.rolling.active + 2 * c.yade.twisting.active + c.yade.combined;

@@ -31,8 +31,6 @@ using MathConst::MY_PI;
 using ge::Vec3;
 
 namespace {
-constexpr int HISTORY = ge::LINEAR_HISTORY_SIZE;    // the linear and catalogue laws' state
-static_assert(ge::CATALOGUE_STATE_SIZE <= HISTORY, "the catalogue state must fit");
 
 const char *const USAGE =
     "fix ID group wall/gran/exact <law words of pair_coeff> xplane|yplane|zplane <lo> <hi> | "
@@ -79,6 +77,10 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR, "Incorrect fix wall/gran/exact: missing wall style (xplane, yplane, zplane, "
                       "zcylinder or region); usage: {}", USAGE);
   law = ContactLawWords(lmp).parse(style_at, arg, 3, "fix wall/gran/exact");
+  // the state a contact keeps (the Yade moments' relative rotation after a linear or Jaeger
+  // law's own)
+  history_width = ge::contact_state_size(law);
+  jaeger_vertices = 1 + ge::contact_state_size(law);
   // (the wall's own material comes with 'wall <E> <nu>': a second one here would be ignored)
   if (law.normal == ge::LAW_HERTZ && !ge::one_material(law.hertz))
     error->all(FLERR, "Incorrect fix wall/gran/exact: 'hertz' takes the spheres' material only "
@@ -166,7 +168,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   if (jaeger())
     maxexchange_dynamic = 1;    // records migrate with their atoms, any length
   else
-    maxexchange = (wallstyle == REGION ? nslot : 0) + nslot * HISTORY;
+    maxexchange = (wallstyle == REGION ? nslot : 0) + nslot * history_width;
   contact_output = nullptr;
   FixWallGranExact::grow_arrays(atom->nmax);
   atom->add_callback(Atom::GROW);
@@ -510,7 +512,7 @@ void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,
     jaeger_contact(i, slot, t, advance, wall);
     return;
   }
-  double *h = history[i] + slot * HISTORY;
+  double *h = history[i] + slot * history_width;
   ge::ContactResult r;
   ge::contact_step(law, bodies_of(i, t, advance, wall), h, nullptr, r);
   // the friction fix reads this step's cap normal force (it solves at run setup too)
@@ -536,7 +538,7 @@ FixWallGranExact::Kick FixWallGranExact::friction_kick() const
 void FixWallGranExact::hand_to_friction(int i, int slot, const Touch &t, const Vec3 &v_start,
                                         const Vec3 &v_end)
 {
-  double *state = history[i] + slot * HISTORY + ge::CS_TANGENTIAL;
+  double *state = history[i] + slot * history_width + ge::CS_TANGENTIAL;
   const double cap = law.cat.tangential.mu * state[ge::TS_CF_FN];
   const FixCoulombFrictionExact::WallContact w{i, t.normal, t.overlap, normal_rate(i, t),
                                                v_start, v_end, cap, state};
@@ -797,7 +799,7 @@ void FixWallGranExact::end_slot_contact(int i, int slot)
   if (jaeger())
     std::vector<double>().swap(jaeger_records[static_cast<size_t>(i) * nslot + slot]);
   else
-    for (int k = 0; k < HISTORY; k++) history[i][slot * HISTORY + k] = 0.0;
+    for (int k = 0; k < history_width; k++) history[i][slot * history_width + k] = 0.0;
   if (slot_wall) slot_wall[i][slot] = -1.0;
 }
 
@@ -810,12 +812,12 @@ void FixWallGranExact::update_maxexchange()
 }
 
 // The layout of the per-atom blocks: how many region slots lead them, whether they hold Jaeger
-// records or fixed blocks of HISTORY doubles, and which state the law keeps there.
+// records or fixed blocks of history_width doubles, and which state the law keeps there.
 void FixWallGranExact::restart_layout(double layout[LAYOUT_SIZE]) const
 {
   layout[0] = slot_wall ? nslot : 0;
   layout[1] = jaeger() ? 1.0 : 0.0;
-  layout[2] = HISTORY;
+  layout[2] = history_width;
   layout[3] = ContactLawWords::state_kind(law);
 }
 
@@ -898,7 +900,7 @@ double FixWallGranExact::memory_usage()
 {
   double slots = slot_wall ? (double) atom->nmax * nslot * sizeof(double) : 0.0;
   if (contact_output) slots += (double) atom->nmax * CONTACT_COLUMNS * sizeof(double);
-  if (!jaeger()) return slots + (double) atom->nmax * nslot * HISTORY * sizeof(double);
+  if (!jaeger()) return slots + (double) atom->nmax * nslot * history_width * sizeof(double);
   double bytes = slots + (double) jaeger_records.capacity() * sizeof(std::vector<double>);
   for (const auto &rec : jaeger_records) bytes += (double) rec.capacity() * sizeof(double);
   return bytes;
@@ -911,7 +913,7 @@ void FixWallGranExact::grow_arrays(int nmax)
   if (jaeger())
     jaeger_records.resize(static_cast<size_t>(nmax) * nslot);
   else
-    memory->grow(history, nmax, nslot * HISTORY, "wall/gran/exact:history");
+    memory->grow(history, nmax, nslot * history_width, "wall/gran/exact:history");
   if (wallstyle == REGION) memory->grow(slot_wall, nmax, nslot, "wall/gran/exact:slot_wall");
   if (peratom_flag) {
     memory->grow(contact_output, nmax, CONTACT_COLUMNS, "wall/gran/exact:contacts");
@@ -926,7 +928,7 @@ void FixWallGranExact::copy_arrays(int i, int j, int delflag)
   if (slot_wall)
     for (int s = 0; s < nslot; s++) slot_wall[j][s] = slot_wall[i][s];
   if (!jaeger()) {
-    for (int k = 0; k < nslot * HISTORY; k++) history[j][k] = history[i][k];
+    for (int k = 0; k < nslot * history_width; k++) history[j][k] = history[i][k];
     return;
   }
   for (int s = 0; s < nslot; s++) {
@@ -947,11 +949,11 @@ void FixWallGranExact::set_arrays(int i)
 }
 
 // per atom: the faces of its slots (region walls), then the linear and catalogue laws'
-// HISTORY doubles per slot, or per slot a Jaeger record's length and the record
+// history_width doubles per slot, or per slot a Jaeger record's length and the record
 int FixWallGranExact::per_atom_doubles(int i) const
 {
   int n = slot_wall ? nslot : 0;
-  if (!jaeger()) return n + nslot * HISTORY;
+  if (!jaeger()) return n + nslot * history_width;
   for (int s = 0; s < nslot; s++)
     n += 1 + static_cast<int>(jaeger_records[static_cast<size_t>(i) * nslot + s].size());
   return n;
@@ -963,7 +965,7 @@ int FixWallGranExact::pack_atom(int i, double *buf) const
   if (slot_wall)
     for (int s = 0; s < nslot; s++) buf[m++] = slot_wall[i][s];
   if (!jaeger()) {
-    for (int k = 0; k < nslot * HISTORY; k++) buf[m++] = history[i][k];
+    for (int k = 0; k < nslot * history_width; k++) buf[m++] = history[i][k];
     return m;
   }
   for (int s = 0; s < nslot; s++) {
@@ -980,7 +982,7 @@ int FixWallGranExact::unpack_atom(int i, const double *buf)
   if (slot_wall)
     for (int s = 0; s < nslot; s++) slot_wall[i][s] = buf[m++];
   if (!jaeger()) {
-    for (int k = 0; k < nslot * HISTORY; k++) history[i][k] = buf[m++];
+    for (int k = 0; k < nslot * history_width; k++) history[i][k] = buf[m++];
     return m;
   }
   for (int s = 0; s < nslot; s++) {

@@ -84,12 +84,14 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   // current one); written to restart files
   double step_velocity[3] = {0, 0, 0}, step_spin[3] = {0, 0, 0};
   bigint step_of_velocity = -1;
-  double **history;         // per-atom wall-contact state (nslot x HISTORY doubles), not Jaeger
+  double **history;         // per-atom wall-contact state (nslot x history_width doubles), not Jaeger
   // `tangential jaeger`: per atom and slot (jaeger_records[i * nslot + slot]) a record
   // [count, state (JAEGER_STATE), vertices...], empty without a contact; the vertices are
   // ge::JaegerVertex, room for (size - JAEGER_VERTICES)/4
   std::vector<std::vector<double>> jaeger_records;
-  enum { JAEGER_COUNT = 0, JAEGER_STATE = 1, JAEGER_VERTICES = 1 + ge::JAEGER_STATE_SIZE + 1 };
+  enum { JAEGER_COUNT = 0, JAEGER_STATE = 1 };
+  int jaeger_vertices = 0;    // where the vertices start: after the count and the law's state
+  int history_width = 0;      // doubles per slot of `history`: the law's state
   bool jaeger() const { return law.tangential == ge::LAW_JAEGER; }
   int per_atom_doubles(int i) const;    // what pack_exchange/pack_restart write for atom i
   // what the per-atom blocks of restart files hold, written with the global restart data and

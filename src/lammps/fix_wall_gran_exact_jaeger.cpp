@@ -31,10 +31,10 @@ void FixWallGranExact::jaeger_contact(int i, int slot, const Touch &t, bool adva
                                       const PointMotion &wall)
 {
   std::vector<double> &rec = jaeger_records[static_cast<size_t>(i) * nslot + slot];
-  if (rec.empty()) rec.assign(JAEGER_VERTICES, 0.0);
+  if (rec.empty()) rec.assign(jaeger_vertices, 0.0);
   constexpr int VERTEX_DOUBLES = sizeof(ge::JaegerVertex) / sizeof(double);
   const int count = static_cast<int>(rec[JAEGER_COUNT]);
-  int room = (static_cast<int>(rec.size()) - JAEGER_VERTICES) / VERTEX_DOUBLES;
+  int room = (static_cast<int>(rec.size()) - jaeger_vertices) / VERTEX_DOUBLES;
   const int needed = ge::jaeger_room_needed(law.jaeger, count);
   // a step may push a vertex, and so may the press of a new contact at a run's setup
   const bool fresh = !ge::jaeger_frame_set(rec.data() + JAEGER_STATE);
@@ -43,15 +43,16 @@ void FixWallGranExact::jaeger_contact(int i, int slot, const Touch &t, bool adva
     room = needed > 2 * room ? needed : 2 * room;
     if (law.jaeger.capacity > 0 && room > law.jaeger.capacity + 1) room = law.jaeger.capacity + 1;
     if (room < needed) room = needed;
-    rec.resize(JAEGER_VERTICES + static_cast<size_t>(VERTEX_DOUBLES) * room, 0.0);
+    rec.resize(jaeger_vertices + static_cast<size_t>(VERTEX_DOUBLES) * room, 0.0);
   }
   // [state (JAEGER_STATE_SIZE), sliding flag]: the fixed part of the law's state
   double *state = rec.data() + JAEGER_STATE;
-  ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(rec.data() + JAEGER_VERTICES),
+  ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(rec.data() + jaeger_vertices),
                             count, room};
   ge::ContactResult r;
   ge::contact_step(law, bodies_of(i, t, advance, wall), state, &history, r);
   rec[JAEGER_COUNT] = history.count;
-  apply_wall_force(i, t, r.force_i, r.torque_i, r.energy_n);
+  apply_wall_force(i, t, r.force_i, r.torque_i - r.moment, r.energy_n);
   totals[5] += rec[JAEGER_COUNT];
+  totals[6] += r.energy_moment;
 }

@@ -166,24 +166,25 @@ void PairGranularExact::add_pair_force(int i, int j, const Vec3 &on_i, const Vec
 namespace {
 
 // Access to the state of contact (i, slot jj) in LAMMPS' neighbour history: a block of
-// LINEAR_HISTORY_SIZE doubles for every neighbour slot, and a touch flag. The state is seen
+// `width` doubles (the largest state of the laws) for every neighbour slot, and a touch flag. The state is seen
 // from the atom with the lower tag (transfer_history() copies it to the partner verbatim).
 struct NeighStore {
   static constexpr bool compact = false;
   int **touch;
   double **value;
+  int width;    // doubles per slot: the largest state of the laws
   bool has(int i, int jj) const { return touch[i][jj] != 0; }
   double *get(int i, int jj) const
   {
     touch[i][jj] = 1;
-    return &value[i][ge::LINEAR_HISTORY_SIZE * jj];
+    return &value[i][width * jj];
   }
-  double *peek(int i, int jj) const { return &value[i][ge::LINEAR_HISTORY_SIZE * jj]; }
+  double *peek(int i, int jj) const { return &value[i][width * jj]; }
   void forget(int i, int jj) const
   {
     touch[i][jj] = 0;
-    double *h = &value[i][ge::LINEAR_HISTORY_SIZE * jj];
-    for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) h[k] = 0.0;
+    double *h = &value[i][width * jj];
+    for (int k = 0; k < width; k++) h[k] = 0.0;
   }
 };
 
@@ -247,7 +248,7 @@ void PairGranularExact::listed_work(double sums[2]) const
   if (history_mode == HISTORY_COMPACT)
     listed_work(CompactStore{fix_compact}, sums);
   else
-    listed_work(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue}, sums);
+    listed_work(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue, fix_neigh->get_dnum()}, sums);
 }
 
 void PairGranularExact::work_before_build()
@@ -309,7 +310,7 @@ void PairGranularExact::compute(int eflag, int vflag)
   if (history_mode == HISTORY_COMPACT)
     compute_contacts(CompactStore{fix_compact}, advance, tally);
   else
-    compute_contacts(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue}, advance, tally);
+    compute_contacts(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue, fix_neigh->get_dnum()}, advance, tally);
 
   if (eflag_global) {
     tally[2] += ended[0];
@@ -825,6 +826,7 @@ void PairGranularExact::check_radii() const
 
 void PairGranularExact::create_history_fix()
 {
+  const int width = history_store_width();
   if (fix_neigh || fix_compact) {
     // (the pointer is compared, never followed: the fix may be gone)
     const Fix *made = fix_compact ? static_cast<Fix *>(fix_compact) : fix_neigh;
@@ -834,8 +836,22 @@ void PairGranularExact::create_history_fix()
                  "contact's history, which is lost; to go on without histories, give "
                  "'pair_style none', then the pair style and its pair_coeff again",
                  id_history);
+    const int held = fix_compact ? fix_compact->nfixed : fix_neigh->get_dnum();
+    if (width > held)
+      error->all(FLERR,
+                 "Pair granular/exact: the laws now keep {} values per contact (rolling or "
+                 "twisting yade added to a linear or Jaeger law), the history store was made "
+                 "for {}; give 'pair_style none', then the pair style and its pair_coeff again",
+                 width, held);
     return;
   }
+  if (restart_store_width > 0 && width != restart_store_width)
+    error->all(FLERR,
+               "Pair granular/exact: the restart file's histories keep {} values per contact, "
+               "the laws now {} (rolling or twisting yade added or removed after read_restart): "
+               "keep the file's moments, or start the contacts anew with 'pair_style none', "
+               "the pair style and its pair_coeff",
+               restart_store_width, width);
   Fix *fix = modify->get_fix_by_id(id_history);
   if (fix == nullptr) {
     if (modify->get_fix_by_id(id_history + "_DUMMY") == nullptr)
@@ -844,16 +860,11 @@ void PairGranularExact::create_history_fix()
                  "the place of the history fix; give 'pair_style none', then the pair style and "
                  "its pair_coeff again",
                  id_history);
-    // the fixed part of a record: the linear and catalogue laws' state, or only the Jaeger
-    // state (frame, force, sliding flag) when every law is Jaeger's
-    const int nfixed =
-        any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED) || any_law(TANGENTIAL_CATALOGUE)
-        ? int(ge::LINEAR_HISTORY_SIZE)
-        : JAEGER_FIXED_SIZE;
+    // the fixed part of a record, or a neighbour slot's block: the largest state of the laws
     const std::string cmd = (history_mode == HISTORY_COMPACT)
-        ? fmt::format("{} all CONTACT_HISTORY/EXACT {} {}", id_history, nfixed,
+        ? fmt::format("{} all CONTACT_HISTORY/EXACT {} {}", id_history, width,
                       int(sizeof(ge::JaegerVertex) / sizeof(double)))
-        : fmt::format("{} all NEIGH_HISTORY/EXACT {}", id_history, int(ge::LINEAR_HISTORY_SIZE));
+        : fmt::format("{} all NEIGH_HISTORY/EXACT {}", id_history, width);
     fix = modify->replace_fix(id_history + "_DUMMY", cmd, 1);
   }
   EndedWork *restored = nullptr;
@@ -1036,7 +1047,8 @@ void PairGranularExact::transfer_history(double *source, double *target, int /*i
                                          int /*jtype*/)
 {
   // every state is kept as seen from the atom with the lower tag: the partner's copy is the same
-  for (int k = 0; k < ge::LINEAR_HISTORY_SIZE; k++) target[k] = source[k];
+  const int width = fix_neigh ? fix_neigh->get_dnum() : int(ge::LINEAR_HISTORY_SIZE);
+  for (int k = 0; k < width; k++) target[k] = source[k];
 }
 
 /* ----------------------------------------------------------------------
@@ -1063,7 +1075,7 @@ void PairGranularExact::read_restart(FILE *fp)
   read_restart_settings(fp);
   allocate();
   const int me = comm->me;
-  const int nfields = law_field_count();
+  const int nfields = law_field_count(restart_format);
   std::vector<double> fields(nfields);
   for (int i = 1; i <= atom->ntypes; i++) {
     for (int j = i; j <= atom->ntypes; j++) {
@@ -1074,7 +1086,7 @@ void PairGranularExact::read_restart(FILE *fp)
       MPI_Bcast(fields.data(), nfields, MPI_DOUBLE, 0, world);
       Law lw{};
       int k = 0;
-      visit_law_fields(lw, [&](auto &x) { set_field(x, fields[k++]); });
+      visit_law_fields(lw, [&](auto &x) { set_field(x, fields[k++]); }, restart_format);
       law[i][j] = law[j][i] = lw;
     }
   }
@@ -1100,25 +1112,29 @@ std::vector<std::string> words_of(const std::vector<int> &values)
 }
 
 constexpr double RESTART_MARK = -7.291862955555e+299;    // no cutoff (> 0 or -1) is this
-constexpr int RESTART_FORMAT = 2;
+constexpr int OLDEST_RESTART_FORMAT = 2;
 }    // namespace
 
-// the layout of the per-contact data this build writes and reads
-std::vector<int> PairGranularExact::restart_layout() const
+// the layout of the per-contact data of restart format `format` (this build writes
+// RESTART_FORMAT); format 3 adds the values each contact keeps in the history store, which
+// depend on the laws (the Yade moments add theirs to a linear or Jaeger law's state)
+std::vector<int> PairGranularExact::restart_layout(int format) const
 {
-  return {RESTART_FORMAT,
-          history_mode,
-          int(ge::LINEAR_HISTORY_SIZE),
-          int(ge::CATALOGUE_STATE_SIZE),
-          int(ge::JAEGER_FIXED_SIZE),
-          int(sizeof(ge::JaegerVertex) / sizeof(double)),
-          law_field_count()};
+  std::vector<int> layout = {format,
+                             history_mode,
+                             int(ge::LINEAR_HISTORY_SIZE),
+                             int(ge::CATALOGUE_STATE_SIZE),
+                             int(ge::JAEGER_FIXED_SIZE),
+                             int(sizeof(ge::JaegerVertex) / sizeof(double)),
+                             law_field_count(format)};
+  if (format >= 3) layout.push_back(allocated ? history_store_width() : -1);
+  return layout;
 }
 
 void PairGranularExact::write_restart_settings(FILE *fp)
 {
   fwrite(&RESTART_MARK, sizeof(double), 1, fp);
-  const std::vector<int> layout = restart_layout();
+  const std::vector<int> layout = restart_layout(RESTART_FORMAT);
   const int n = static_cast<int>(layout.size());
   fwrite(&n, sizeof(int), 1, fp);
   fwrite(layout.data(), sizeof(int), n, fp);
@@ -1148,18 +1164,23 @@ void PairGranularExact::read_restart_settings(FILE *fp)
                "before restart format {} (2026-11-26), which kept other per-contact states; "
                "this version cannot continue it. Continue it with the version that wrote it, "
                "or run the deck that made it again with this version",
-               RESTART_FORMAT);
+               OLDEST_RESTART_FORMAT);
   MPI_Bcast(&n, 1, MPI_INT, 0, world);
   layout.resize(n > 0 && n < 64 ? n : 0);
   if (!layout.empty()) MPI_Bcast(layout.data(), n, MPI_INT, 0, world);
-  if (layout.empty() || layout[0] != RESTART_FORMAT)
+  if (layout.empty() || layout[0] < OLDEST_RESTART_FORMAT || layout[0] > RESTART_FORMAT)
     error->all(FLERR,
                "Pair granular/exact: this restart file has restart format {}; this version "
-               "reads format {} only. Continue it with the version that wrote it",
-               layout.empty() ? -1 : layout[0], RESTART_FORMAT);
+               "reads formats {} to {}. Continue it with the version that wrote it",
+               layout.empty() ? -1 : layout[0], OLDEST_RESTART_FORMAT, RESTART_FORMAT);
   MPI_Bcast(&cutoff_global, 1, MPI_DOUBLE, 0, world);
   if (layout.size() > 1) history_mode = layout[1];
-  const std::vector<int> expected = restart_layout();    // (with the file's history mode)
+  restart_format = layout[0];
+  // (the store's width depends on the laws, read after this: it is checked when the store is
+  // made, create_history_fix())
+  restart_store_width = restart_format >= 3 && layout.size() > 7 ? layout[7] : -1;
+  std::vector<int> expected = restart_layout(restart_format);    // (the file's history mode)
+  if (restart_format >= 3 && expected.size() > 7) expected[7] = restart_store_width;
   if (layout != expected)
     error->all(FLERR,
                "Pair granular/exact: the restart file's per-contact layout (format, history "
@@ -1250,7 +1271,7 @@ const double *PairGranularExact::stored_state(int i, int slot) const
     const bigint offset = fix_compact->firstrecord[i][slot];
     return offset < 0 ? nullptr : fix_compact->state(offset);
   }
-  return fix_neigh->firstflag[i][slot] ? &fix_neigh->firstvalue[i][ge::LINEAR_HISTORY_SIZE * slot]
+  return fix_neigh->firstflag[i][slot] ? &fix_neigh->firstvalue[i][fix_neigh->get_dnum() * slot]
                                        : nullptr;
 }
 

@@ -77,9 +77,7 @@ class PairGranularExact : public Pair,
   // tangential force (2) and sliding flag (1), or, with other laws in the same pair style, the
   // state of a linear or catalogue contact
   static constexpr int JAEGER_FIXED_SIZE = ge::JAEGER_FIXED_SIZE;
-  static constexpr int MAX_FIXED_SIZE = JAEGER_FIXED_SIZE > int(ge::LINEAR_HISTORY_SIZE)
-      ? JAEGER_FIXED_SIZE
-      : int(ge::LINEAR_HISTORY_SIZE);
+  static constexpr int MAX_FIXED_SIZE = ge::CONTACT_STATE_MAX;
 
   enum { NORMAL_HOOKE = ge::LAW_HOOKE, NORMAL_HERTZ = ge::LAW_HERTZ, NORMAL_HLS = ge::LAW_HLS };
   enum { DAMPING_NONE = ge::LAW_DAMPING_NONE, DAMPING_VISCOUS = ge::LAW_DAMPING_VISCOUS,
@@ -109,7 +107,10 @@ class PairGranularExact : public Pair,
   double ended[2];
 
   void allocate();
-  std::vector<int> restart_layout() const;
+  std::vector<int> restart_layout(int format) const;
+  int restart_format = 0;          // of the restart file the laws were read from (0: none)
+  int restart_store_width = -1;    // its history store's width (format 3), else -1
+  int history_store_width() const;
   bool setup_checked = false;    // warn_doubtful_setup() has run (once per pair style)
   void warn_doubtful_setup();
   void warn_large_overlaps();

@@ -19,11 +19,13 @@ class DrivenPair {
   static constexpr double kRadius = 1e-3, kDt = 1e-6;
 
   // the spheres start with the total overlap `overlap` (0: just touching); `columns`: the
-  // pair/local values to sum (e.g. "p1 p7")
-  DrivenPair(const std::string &law, double overlap, const std::string &columns) :
+  // pair/local values to sum (e.g. "p1 p7"). With `law_of_q`, q is of type 2 with that law and
+  // p of type 1 with `law`: their contact has the law pair granular/exact mixes from the two
+  DrivenPair(const std::string &law, double overlap, const std::string &columns,
+             const std::string &law_of_q = "") :
       overlap_(overlap)
   {
-    lmp_.command(si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01"));
+    lmp_.command(si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01", law_of_q.empty() ? 1 : 2));
     lmp_.command("atom_modify sort 0 0\ncreate_atoms 1 single 0 0 0\ncreate_atoms 1 single 0 0 " +
                  num(2.0 * kRadius - overlap));
     lmp_.command(R"(
@@ -44,7 +46,11 @@ thermo          1
     }
     lmp_.command("compute c all pair/local " + columns + "\ncompute sum all reduce sum" + sums +
                  " inputs local\nthermo_style custom step" + thermo + "\nthermo_modify norm no");
-    lmp_.command("pair_coeff * * " + law);
+    if (law_of_q.empty()) {
+      lmp_.command("pair_coeff * * " + law);
+    } else {
+      lmp_.command("set atom 2 type 2\npair_coeff 1 1 " + law + "\npair_coeff 2 2 " + law_of_q);
+    }
   }
 
   void step_to(double overlap, double shift)

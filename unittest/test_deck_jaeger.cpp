@@ -19,14 +19,28 @@ using deck::num;
 // spheres, G = 30 GPa, nu = 0.25, mu = 0.4; press to N0 = 10 N, then raise T and N proportionally
 // (dT/dN = beta = 0.6) to N1 = 25 N and back to N0.
 struct MindlinDeresiewicz {
-  // R: the averaged radius 2 r_p r_q/(r_p + r_q), r for two equal spheres, 2 r on a wall
-  explicit MindlinDeresiewicz(double averaged_radius = 1e-3) : R(averaged_radius) {}
+  // R: the averaged radius 2 r_p r_q/(r_p + r_q), r for two equal spheres, 2 r on a wall.
+  // The second body: of the same material (E_q = 0 here), another (E_q, nu_q), or rigid
+  // (E_q = infinity); two materials enter through Mindlin's E* and G* (E^ = 2 E*,
+  // kappa = E*/(4 G*), the effective-modulus form that neglects Dundurs' coupling).
+  explicit MindlinDeresiewicz(double averaged_radius = 1e-3, double E_q = 0.0, double nu_q = 0.0)
+      : E_other(E_q), nu_other(nu_q), R(averaged_radius)
+  {
+    if (E_q == 0.0) return;
+    const double G_q = E_q / (2.0 * (1.0 + nu_q));
+    const double E_star = 1.0 / ((1.0 - nu * nu) / E + (std::isinf(E_q) ? 0.0 : (1.0 - nu_q * nu_q) / E_q));
+    const double G_star = 1.0 / ((2.0 - nu) / G + (std::isinf(E_q) ? 0.0 : (2.0 - nu_q) / G_q));
+    E_hat = 2.0 * E_star;
+    kappa = E_star / (4.0 * G_star);
+    C_H = 4.0 / 3.0 * E_hat * std::sqrt(R);
+  }
   const double r = 1e-3, G = 30e9, nu = 0.25, mu = 0.4, beta = 0.6, N0 = 10.0, N1 = 25.0;
   const double E = 2.0 * G * (1.0 + nu);
-  const double E_hat = 2.0 * G / (1.0 - nu);
-  const double kappa = (2.0 - nu) / (2.0 * (1.0 - nu));
+  const double E_other, nu_other;
+  double E_hat = 2.0 * G / (1.0 - nu);
+  double kappa = (2.0 - nu) / (2.0 * (1.0 - nu));
   const double R;
-  const double C_H = 4.0 / 3.0 * E_hat * std::sqrt(R);       // N = C_H delta^{3/2}
+  double C_H = 4.0 / 3.0 * E_hat * std::sqrt(R);       // N = C_H delta^{3/2}
   double delta(double N) const { return std::cbrt((N / C_H) * (N / C_H)); }
   // the closed forms of the half-shift u(N) on both branches, and T(N)
   double u_loading(double N) const
@@ -55,7 +69,11 @@ class TwoSpheres {
   // exists when the first run starts); 0: just out of contact
   explicit TwoSpheres(const MindlinDeresiewicz &md, double start_delta = 0.0)
       : pair_("hertz " + num(md.E) + " " + num(md.nu) + " tangential jaeger " + num(md.mu),
-              2.0 * start_delta, "p1 p2 p5 p7 p8 p9")
+              2.0 * start_delta, "p1 p2 p5 p7 p8 p9",
+              // (a second material: q's type, mixed with p's into the two-material law)
+              md.E_other == 0.0 ? ""
+                                : "hertz " + num(md.E_other) + " " + num(md.nu_other) +
+                      " tangential jaeger " + num(md.mu))
   {
   }
 
@@ -99,8 +117,10 @@ thermo          1
     const std::string law =
         "hertz " + num(md.E) + " " + num(md.nu) + " tangential jaeger " + num(md.mu);
     lmp_.command("pair_coeff * * " + law);
-    lmp_.command("fix floor all wall/gran/exact " + law + " zplane 0 NULL wall " + num(md.E) +
-                 " " + num(md.nu));
+    const std::string wall = md.E_other == 0.0   ? num(md.E) + " " + num(md.nu)
+        : std::isinf(md.E_other) ? std::string("rigid")
+                                 : num(md.E_other) + " " + num(md.nu_other);
+    lmp_.command("fix floor all wall/gran/exact " + law + " zplane 0 NULL wall " + wall);
   }
 
   void step_to(double delta, double u)
@@ -227,6 +247,42 @@ TEST(DeckJaeger, WallMindlinDeresiewiczSmallSteps)
   SphereOnWall contact(md);
   expect_small_steps_exact(md, contact);
 }
+
+// Two materials (porting issue, item 3): the same path with Mindlin's effective moduli of the
+// pair (E^ = 2 E*, kappa = E*/(4 G*)) against the closed form, for two spheres of different
+// materials (atom 2 of type 2: pair granular/exact mixes the two types' laws), a sphere on a wall of another
+// material, and on a rigid wall; large and small steps.
+TEST(DeckJaeger, TwoMaterialsFollowTheMindlinDeresiewiczPath)
+{
+  const double E_q = 2.0 * 80e9 * (1.0 + 0.3), nu_q = 0.3;    // a steel-like second body
+  {
+    SCOPED_TRACE("two spheres, large steps");
+    const MindlinDeresiewicz md(1e-3, E_q, nu_q);
+    TwoSpheres pair(md);
+    expect_large_steps_exact(md, pair);
+  }
+  {
+    SCOPED_TRACE("two spheres, small steps");
+    const MindlinDeresiewicz md(1e-3, E_q, nu_q);
+    TwoSpheres pair(md);
+    expect_small_steps_exact(md, pair);
+  }
+  // (the wall: the closed form of a pair whose second body has R_q, E_q -> infinity, i.e. the
+  // averaged radius 2 r and E* = E/(1-nu^2), G* = G/(2-nu) for a rigid wall)
+  for (const double E_wall : {E_q, double(INFINITY)}) {
+    SCOPED_TRACE(std::isinf(E_wall) ? "rigid wall" : "wall of another material");
+    const MindlinDeresiewicz md(2e-3, E_wall, nu_q);
+    {
+      SphereOnWall large(md);
+      expect_large_steps_exact(md, large);
+    }
+    {
+      SphereOnWall small(md);
+      expect_small_steps_exact(md, small);
+    }
+  }
+}
+
 
 namespace {
 

@@ -40,8 +40,8 @@
 namespace ge {
 
 struct JaegerMaterial {
-  double E_hat = 0.0;    // plane-strain modulus E^ = E/(1-nu^2) = 2G/(1-nu)
-  double kappa = 0.0;    // k_n/k_t = (2-nu)/(2(1-nu))
+  double E_hat = 0.0;    // plane-strain modulus E^ = E/(1-nu^2) = 2G/(1-nu); two materials: 2 E*
+  double kappa = 0.0;    // k_n/k_t = (2-nu)/(2(1-nu)); two materials: E*/(4 G*)
   double mu = 0.0;       // friction coefficient
   double lambda = 0.0;   // Kuhn's approximation: merge successive elastic segments whose slopes
                          // differ by <= lambda*mu (0 = off) (notes: Jaeger merging)
@@ -58,6 +58,28 @@ GE_INLINE JaegerMaterial jaeger_material(double E_young, double nu, double mu, d
   m.mu = mu;
   m.lambda = lambda;
   m.capacity = capacity;
+  return m;
+}
+
+// Two elastic bodies of different materials (E_i, nu_i) and (E_j, nu_j); E_j = infinity: a rigid
+// body (a wall). Mindlin's compliances combine as E* = [(1-nu_i^2)/E_i + (1-nu_j^2)/E_j]^-1 and
+// G* = [(2-nu_i)/G_i + (2-nu_j)/G_j]^-1, G = E/(2(1+nu)): the Hertz force is
+// (4/3) E* sqrt(R*) (2 delta)^{3/2} (E^ = 2 E*) and k_n/k_t = 2 E* a / (8 G* a) = E*/(4 G*). The
+// approximation (notes: Jaeger materials): the coupling of normal and tangential tractions
+// between dissimilar materials (Dundurs' beta != 0) is neglected, as in the effective-modulus
+// form of Mindlin's solution. Identical materials give jaeger_material() bit for bit.
+GE_INLINE JaegerMaterial jaeger_material_of_pair(double E_i, double nu_i, double E_j, double nu_j,
+                                                 double mu, double lambda, int capacity)
+{
+  if (E_i == E_j && nu_i == nu_j) return jaeger_material(E_i, nu_i, mu, lambda, capacity);
+  const double G_i = E_i / (2.0 * (1.0 + nu_i));
+  const double E_compliance = (1.0 - nu_i * nu_i) / E_i + (E_j < INFINITY ? (1.0 - nu_j * nu_j) / E_j : 0.0);
+  const double G_compliance =
+      (2.0 - nu_i) / G_i + (E_j < INFINITY ? (2.0 - nu_j) / (E_j / (2.0 * (1.0 + nu_j))) : 0.0);
+  JaegerMaterial m = jaeger_material(E_i, nu_i, mu, lambda, capacity);
+  const double E_star = 1.0 / E_compliance, G_star = 1.0 / G_compliance;
+  m.E_hat = 2.0 * E_star;
+  m.kappa = E_star / (4.0 * G_star);
   return m;
 }
 

@@ -383,10 +383,9 @@ void ContactLawWords::parse_jaeger(CoeffReader &in, ContactLaw &lw)
               key);
     }
   }
-  lw.jaeger = ge::jaeger_material(lw.hertz.E_i, lw.hertz.nu_i, mu, lambda, capacity);
-  if (!ge::one_material(lw.hertz))
-    in.fail("'tangential jaeger' needs elastically identical spheres: give 'hertz <E> <nu>' "
-            "(one material)");
+  // (two materials: Mindlin's effective moduli, notes: Jaeger materials)
+  lw.jaeger = ge::jaeger_material_of_pair(lw.hertz.E_i, lw.hertz.nu_i, lw.hertz.E_j,
+                                          lw.hertz.nu_j, mu, lambda, capacity);
   if (lw.damping == ge::LAW_DAMPING_VISCOUS && lw.linear.eta_t < 0.0)
     in.fail("damping viscous with 'tangential jaeger' expects 2 values: <eta_n> <eta_t>");
 }
@@ -715,18 +714,16 @@ ContactLaw ContactLawWords::mix(const ContactLaw &a, const ContactLaw &b) const
   m.linear.eta_n = std::sqrt(pa.eta_n * pb.eta_n);
   m.linear.eta_t = std::sqrt(pa.eta_t * pb.eta_t);
   if (a.tangential == ge::LAW_JAEGER) {
-    // the Jaeger (Cattaneo-Mindlin) solution holds for elastically identical spheres only
-    if (a.hertz.E_i != b.hertz.E_i || a.hertz.nu_i != b.hertz.nu_i)
-      error->all(FLERR,
-                 "Pair granular/exact: 'tangential jaeger' needs elastically identical spheres, "
-                 "but the two types have E = {} and {}, nu = {} and {}; give the type pair its own "
-                 "pair_coeff if one material is meant",
-                 a.hertz.E_i, b.hertz.E_i, a.hertz.nu_i, b.hertz.nu_i);
     if (a.jaeger.lambda != b.jaeger.lambda || a.jaeger.capacity != b.jaeger.capacity)
       error->all(FLERR,
                  "Pair granular/exact cannot mix 'tangential jaeger' with different approx or "
                  "capacity settings; give this type pair its own pair_coeff");
-    m.jaeger.mu = std::sqrt(a.jaeger.mu * b.jaeger.mu);
+    // two materials: the pair of the two types' (Mindlin's effective moduli; one material: as
+    // before, bit for bit)
+    m.hertz = ge::hertz_params(a.hertz.E_i, a.hertz.nu_i, b.hertz.E_i, b.hertz.nu_i);
+    m.jaeger = ge::jaeger_material_of_pair(a.hertz.E_i, a.hertz.nu_i, b.hertz.E_i, b.hertz.nu_i,
+                                           std::sqrt(a.jaeger.mu * b.jaeger.mu), a.jaeger.lambda,
+                                           a.jaeger.capacity);
     return m;
   }
   m.linear.kn = std::sqrt(pa.kn * pb.kn);

@@ -194,16 +194,23 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
   if (strcmp(arg[iarg], "rigid") != 0 && iarg + 2 > narg)
     error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
   if (jaeger()) {
-    // the Cattaneo-Mindlin solution (and the kernel) holds for elastically identical bodies
-    // only: a rigid wall couples the normal and tangential tractions (Dundurs' beta != 0)
-    const bool same = iarg + 2 <= narg && strcmp(arg[iarg], "rigid") != 0 &&
-        utils::numeric(FLERR, arg[iarg], false, lmp) == E &&
-        utils::numeric(FLERR, arg[iarg + 1], false, lmp) == nu;
-    if (!same)
-      error->all(FLERR, "Incorrect fix wall/gran/exact: 'tangential jaeger' needs a wall of the "
-                        "spheres' material (the Jaeger solution holds for elastically identical "
-                        "bodies): give 'wall {} {}'", E, nu);
-    return iarg + 2;
+    // the sphere and the wall's half-space: Mindlin's effective moduli of the two materials
+    // (notes: Jaeger materials); a wall of the sphere's own material as before, bit for bit
+    double E_w = INFINITY, nu_w = 0.0;
+    if (strcmp(arg[iarg], "rigid") == 0) {
+      iarg++;
+    } else {
+      E_w = utils::numeric(FLERR, arg[iarg++], false, lmp);
+      nu_w = utils::numeric(FLERR, arg[iarg++], false, lmp);
+      if (!(E_w > 0.0))
+        error->all(FLERR, "Incorrect fix wall/gran/exact: wall E = {} must be > 0", E_w);
+      if (!(nu_w > -1.0 && nu_w <= 0.5))
+        error->all(FLERR, "Incorrect fix wall/gran/exact: wall nu = {} must be in (-1, 0.5]",
+                   nu_w);
+    }
+    law.jaeger = ge::jaeger_material_of_pair(E, nu, E_w, nu_w, law.jaeger.mu, law.jaeger.lambda,
+                                             law.jaeger.capacity);
+    return iarg;
   }
   if (strcmp(arg[iarg], "rigid") == 0) {
     iarg++;

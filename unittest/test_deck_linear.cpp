@@ -614,3 +614,35 @@ TEST(DeckLinear, CoarseTimeStepWarnsWithTheContactDuration)
   EXPECT_NE(coarse.find(warning), std::string::npos) << coarse.substr(coarse.find("WARNING"), 400);
   EXPECT_EQ(log_of("fine_dt.log", "1e-7").find("resolves a contact"), std::string::npos);
 }
+
+// Hertz contacts (catalogue hertz, jaeger) have no fixed duration: the warning takes Hertz's
+// collision time at the largest approach speed the run starts with. Two glass spheres (R 1 mm,
+// E 7e10, nu 0.25) approaching at 2 m/s collide for 2.868 (m*^2/(R* E*^2 v))^(1/5) = 5.2e-6 s:
+// a time step of 1e-6 resolves it in 5.2 steps and warns, 1e-8 does not; spheres at rest (no
+// collision to resolve) do not warn either.
+TEST(DeckLinear, CoarseTimeStepWarnsForHertzImpacts)
+{
+  const double mass = 2500.0 * 4.0 / 3.0 * M_PI * 1e-9, Estar = 7e10 / (2.0 * (1.0 - 0.0625));
+  const double duration =
+      2.868 * std::pow((0.5 * mass) * (0.5 * mass) / (0.5e-3 * Estar * Estar * 2.0), 0.2);
+  std::printf("  Hertz collision time at 2 m/s: %.4g s\n", duration);
+  for (const char *law : {"hertz 7e10 0.25 tangential dd 0.5", "hertz 7e10 0.25 tangential jaeger 0.5"}) {
+    SCOPED_TRACE(law);
+    auto log_of = [&](const std::string &name, const char *dt, bool moving) {
+      return two_spheres_log(name, law, 1e-6,
+                             std::string("timestep ") + dt +
+                                 (moving ? "\nvelocity all set 0 0 0\nset atom 1 vz 1\nset atom 2 vz -1"
+                                         : ""));
+    };
+    const std::string coarse = log_of("hertz_coarse.log", "1e-6", true);
+    char expected[256];
+    std::snprintf(expected, sizeof(expected),
+                  "in only %.3g steps (its duration 2.868 (m*^2/(R* E*^2 v))^(1/5) = %.3g)",
+                  duration / 1e-6, duration);
+    EXPECT_NE(coarse.find(expected), std::string::npos)
+        << expected << "\n" << coarse.substr(coarse.rfind("WARNING") == std::string::npos ? 0 : coarse.rfind("WARNING"), 500);
+    EXPECT_NE(coarse.find("approach speed 2 with E* = 3.73e+10"), std::string::npos);
+    EXPECT_EQ(log_of("hertz_fine.log", "1e-8", true).find("Hertz impact"), std::string::npos);
+    EXPECT_EQ(log_of("hertz_rest.log", "1e-6", false).find("Hertz impact"), std::string::npos);
+  }
+}

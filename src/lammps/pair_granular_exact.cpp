@@ -329,6 +329,7 @@ void PairGranularExact::warn_doubtful_setup()
   setup_checked = true;
   warn_large_overlaps();
   warn_coarse_time_step();
+  warn_coarse_hertz_time_step();
 }
 
 /* ----------------------------------------------------------------------
@@ -401,6 +402,49 @@ void PairGranularExact::warn_coarse_time_step()
                    "steps (its duration pi sqrt(m/(2 k)) = {:.3g}); at least 10, better 50, "
                    "keep a collision accurate",
                    update->dt, all, k, steps, duration);
+}
+
+/* ----------------------------------------------------------------------
+   the same for Hertz contacts, whose duration depends on the impact: Hertz's collision time
+   t_c = 2.868 (m*^2 / (R* E*^2 v))^{1/5} (Johnson, Contact Mechanics, eq. 11.24) of two of the
+   lightest, smallest spheres (m* = m/2, R* = R/2) at the largest approach speed the run starts
+   with (twice the largest speed of an atom), E* the stiffest effective modulus of the Hertz
+   laws. Spheres at rest start no collision: nothing to check.
+------------------------------------------------------------------------- */
+
+void PairGranularExact::warn_coarse_hertz_time_step()
+{
+  double Estar = 0.0;
+  const int n = atom->ntypes;
+  for (int i = 1; i <= n; i++)
+    for (int j = i; j <= n; j++) {
+      if (!setflag[i][j] && !(setflag[i][i] && setflag[j][j])) continue;
+      const Law &lw = setflag[i][j] ? law[i][j] : law[i][i];
+      if (lw.tangential == TANGENTIAL_JAEGER) Estar = std::fmax(Estar, 0.5 * lw.jaeger.E_hat);
+      else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HERTZ)
+        Estar = std::fmax(Estar, lw.cat.normal.Ebar);
+    }
+  double local[3] = {INFINITY, INFINITY, 0.0};    // lightest mass, smallest radius, -(fastest)
+  for (int i = 0; i < atom->nlocal; i++) {
+    local[0] = std::fmin(local[0], atom->rmass[i]);
+    local[1] = std::fmin(local[1], atom->radius[i]);
+    local[2] = std::fmin(local[2], -ge::norm(ge::vec3(atom->v[i])));
+  }
+  double all[3];
+  MPI_Allreduce(local, all, 3, MPI_DOUBLE, MPI_MIN, world);
+  const double mass = all[0], radius = all[1], speed = -2.0 * all[2];
+  if (!(Estar > 0.0) || !(speed > 0.0) || !std::isfinite(mass)) return;
+  const double mstar = 0.5 * mass / force->ftm2v, Rstar = 0.5 * radius;
+  const double duration = 2.868 * std::pow(mstar * mstar / (Rstar * Estar * Estar * speed), 0.2);
+  const double steps = duration / update->dt;
+  if (steps < 10.0 && comm->me == 0)
+    error->warning(FLERR,
+                   "Pair granular/exact: the time step {:.3g} resolves a Hertz impact of two of "
+                   "the lightest spheres (mass {:.3g}, radius {:.3g}) at the largest approach "
+                   "speed {:.3g} with E* = {:.3g} in only {:.3g} steps (its duration 2.868 "
+                   "(m*^2/(R* E*^2 v))^(1/5) = {:.3g}); at least 10, better 50, keep a collision "
+                   "accurate",
+                   update->dt, mass, radius, speed, Estar, steps, duration);
 }
 
 template <class Store>

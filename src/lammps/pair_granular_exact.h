@@ -115,6 +115,7 @@ class PairGranularExact : public Pair,
   void warn_doubtful_setup();
   void warn_large_overlaps();
   void warn_coarse_time_step();
+  void warn_coarse_hertz_time_step();
   void create_history_fix();
   void check_radii() const;
   void check_periodic_images() const;

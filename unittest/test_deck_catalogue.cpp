@@ -939,3 +939,37 @@ TEST(DeckCatalogue, CoulombHeapWithDampedRollingComesToRest)
   EXPECT_LT(damped, 1e-20);
   EXPECT_GT(undamped, 1e4 * damped);
 }
+
+// examples/port_restitution: LAMMPS' own pair granular (hertz/material, damping
+// coeff_restitution, mindlin) and its port by the conversion guide (hertz, damping tsuji en e
+// exact, dd) give the same head-on collision: the same restitution, 0.8 as requested, and the
+// same velocities at every output to round-off.
+TEST(DeckCatalogue, PortedRestitutionDeckMatchesLammpsGranular)
+{
+  const std::string dir = deck::source_path("examples/port_restitution");
+  const std::string cmd = "cd " + dir + " && timeout 250 " GE_LMP_PATH
+                          " -nocite -log none -in in.port_restitution > " +
+      std::string(GE_TEST_WORK_DIR) + "/port.out 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const std::string out = deck::read_text(std::string(GE_TEST_WORK_DIR) + "/port.out");
+  auto restitution = [&](const std::string &law) {
+    const std::string marker = "RESULT " + law + ": restitution ";
+    const auto at = out.find(marker);
+    return at == std::string::npos ? NAN : std::strtod(out.c_str() + at + marker.size(), nullptr);
+  };
+  const double lammps = restitution("granular"), ported = restitution("exact");
+  std::printf("  restitution: LAMMPS granular %.10f, granular/exact %.10f\n", lammps, ported);
+  EXPECT_NEAR(lammps, 0.8, 1e-6);
+  EXPECT_NEAR(ported, lammps, 1e-12);
+  std::ifstream a(dir + "/granular.dat"), b(dir + "/exact.dat");
+  double worst = 0.0;
+  int rows = 0;
+  for (std::string la, lb; std::getline(a, la) && std::getline(b, lb); rows++) {
+    std::istringstream sa(la), sb(lb);
+    double va[4], vb[4];
+    for (int k = 0; k < 4; k++) sa >> va[k], sb >> vb[k];
+    worst = std::fmax(worst, std::fmax(std::fabs(va[1] - vb[1]), std::fabs(va[2] - vb[2])));
+  }
+  EXPECT_GT(rows, 300);
+  EXPECT_LE(worst, 1e-12);
+}

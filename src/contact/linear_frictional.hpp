@@ -237,8 +237,27 @@ GE_INLINE double slip_dissipation_integral(double X, double beta, double one_plu
     const GaussRule rule = scale <= 1e-4 ? gauss2() : (scale <= 0.25 ? gauss4() : gauss8());
     const int panels = scale <= 1.0 ? 1 : static_cast<int>(std::ceil(scale));
     const double h = Y / panels;
-    for (int k = 0; k < panels; ++k)
-      for (int q = 0; q < rule.n; ++q) I += h * rule.w[q] * integrand((k + rule.x[q]) * h);
+    if (panels == 1) {
+      for (int q = 0; q < rule.n; ++q) I += h * rule.w[q] * integrand(rule.x[q] * h);
+      return I;
+    }
+    // several panels: the exponentials of a node advance by the panel's factors (two
+    // exponentials per node of the first panel and two per panel, not two per node)
+    double down[8], up[8];
+    for (int q = 0; q < rule.n; ++q) {
+      down[q] = one_minus_c0 * std::exp(-2.0 * rule.x[q] * h);
+      up[q] = std::exp(2.0 * beta * rule.x[q] * h);
+    }
+    const double down_panel = std::exp(-2.0 * h), up_panel = std::exp(2.0 * beta * h);
+    for (int k = 0; k < panels; ++k) {
+      for (int q = 0; q < rule.n; ++q) {
+        const double r = down[q];
+        const double g = (one_plus_c0 - r) / (one_plus_c0 + r) - beta;
+        if (g > 0.0) I += h * rule.w[q] * up[q] * g;
+        down[q] *= down_panel;
+        up[q] *= up_panel;
+      }
+    }
     return I;
   };
   // where r = rho e^{-2x} reaches 1/100 (with 1/4 the series' terms cancel to 5e-10 of I where

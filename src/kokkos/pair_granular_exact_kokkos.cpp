@@ -294,7 +294,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::check_laws
                    "Pair granular/exact/kk: 'tangential coulomb' (types {} {}) solves friction "
                    "as a constraint over all contacts, which runs on the host only: use pair "
                    "style granular/exact (without -sf kk / suffix kk) for it, or a law with a "
-                   "per-contact friction (classic, refined, mindlin, ...) under /kk",
+                   "per-contact friction (classic, refined, jaeger with capacity, dd, ...) under /kk",
                    i, j);
       if (lw.tangential == TANGENTIAL_JAEGER && lw.jaeger.capacity <= 0)
         error->all(FLERR,

@@ -353,7 +353,7 @@ void ContactLawWords::parse_jaeger(CoeffReader &in, ContactLaw &lw)
   // exact Cattaneo-Mindlin-Deresiewicz (Jaeger) needs the Hertz contact it is built on
   if (lw.normal != ge::LAW_HERTZ)
     in.fail("'tangential jaeger' needs the normal model 'hertz <E> <nu>' (the Jaeger solution "
-            "is built on the Hertz contact of elastically identical spheres)");
+            "is built on the Hertz contact)");
   lw.tangential = ge::LAW_JAEGER;
   in.need(1, "tangential jaeger");
   const double mu = in.non_negative("mu");

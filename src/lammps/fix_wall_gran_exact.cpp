@@ -207,6 +207,9 @@ int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
       if (!(nu_w > -1.0 && nu_w <= 0.5))
         error->all(FLERR, "Incorrect fix wall/gran/exact: wall nu = {} must be in (-1, 0.5]",
                    nu_w);
+      if (nu_w < 0.0 && comm->me == 0)
+        error->warning(FLERR, "Fix wall/gran/exact: the wall's negative Poisson ratio nu = {} "
+                              "(auxetic material) accepted", nu_w);
     }
     law.jaeger = ge::jaeger_material_of_pair(E, nu, E_w, nu_w, law.jaeger.mu, law.jaeger.lambda,
                                              law.jaeger.capacity);

@@ -328,8 +328,18 @@ void PairGranularExact::warn_doubtful_setup()
 {
   setup_checked = true;
   warn_large_overlaps();
-  warn_coarse_time_step();
-  warn_coarse_hertz_time_step();
+  // the lightest mass, smallest radius and largest speed of the atoms (one reduction for both
+  // time-step checks)
+  double local[3] = {INFINITY, INFINITY, 0.0};    // (the speed negated: one MPI_MIN)
+  for (int i = 0; i < atom->nlocal; i++) {
+    local[0] = std::fmin(local[0], atom->rmass[i]);
+    local[1] = std::fmin(local[1], atom->radius[i]);
+    local[2] = std::fmin(local[2], -ge::norm(ge::vec3(atom->v[i])));
+  }
+  double all[3];
+  MPI_Allreduce(local, all, 3, MPI_DOUBLE, MPI_MIN, world);
+  warn_coarse_time_step(all[0]);
+  warn_coarse_hertz_time_step(all[0], all[1], -all[2]);
 }
 
 /* ----------------------------------------------------------------------
@@ -369,11 +379,11 @@ void PairGranularExact::warn_large_overlaps()
    a time step that resolves a linear-spring contact in fewer than 10
    steps (the undamped contact duration T_c = pi sqrt(m/(2 k)) of two of the lightest spheres,
    k the stiffest linear normal stiffness of the laws: hooke's k_n, hls' unloading stiffness at
-   F_max = 0) is legal but gives an inaccurate collision. Hertz contacts have no fixed duration
-   and are not checked.
+   F_max = 0) is legal but gives an inaccurate collision. Hertz contacts have no fixed duration:
+   warn_coarse_hertz_time_step() checks them. lightest: the lightest mass of all atoms.
 ------------------------------------------------------------------------- */
 
-void PairGranularExact::warn_coarse_time_step()
+void PairGranularExact::warn_coarse_time_step(double lightest)
 {
   double k = 0.0;
   const int n = atom->ntypes;
@@ -387,13 +397,9 @@ void PairGranularExact::warn_coarse_time_step()
       else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HLS)
         k = std::fmax(k, lw.cat.normal.hls.kU0);
     }
-  double lightest = INFINITY;
-  for (int i = 0; i < atom->nlocal; i++) lightest = std::fmin(lightest, atom->rmass[i]);
-  double all = INFINITY;
-  MPI_Allreduce(&lightest, &all, 1, MPI_DOUBLE, MPI_MIN, world);
-  if (!(k > 0.0) || !std::isfinite(all)) return;
+  if (!(k > 0.0) || !std::isfinite(lightest)) return;
   // (LAMMPS integrates m dv/dt = ftm2v f: omega^2 = ftm2v k / m_eff, m_eff = m/2)
-  const double duration = M_PI * std::sqrt(0.5 * all / (force->ftm2v * k));
+  const double duration = M_PI * std::sqrt(0.5 * lightest / (force->ftm2v * k));
   const double steps = duration / update->dt;
   if (steps < 10.0 && comm->me == 0)
     error->warning(FLERR,
@@ -401,38 +407,30 @@ void PairGranularExact::warn_coarse_time_step()
                    "lightest spheres (mass {:.3g}) with normal stiffness {:.3g} in only {:.3g} "
                    "steps (its duration pi sqrt(m/(2 k)) = {:.3g}); at least 10, better 50, "
                    "keep a collision accurate",
-                   update->dt, all, k, steps, duration);
+                   update->dt, lightest, k, steps, duration);
 }
 
 /* ----------------------------------------------------------------------
    the same for Hertz contacts, whose duration depends on the impact: Hertz's collision time
    t_c = 2.868 (m*^2 / (R* E*^2 v))^{1/5} (Johnson, Contact Mechanics, eq. 11.24) of two of the
    lightest, smallest spheres (m* = m/2, R* = R/2) at the largest approach speed the run starts
-   with (twice the largest speed of an atom), E* the stiffest effective modulus of the Hertz
-   laws. Spheres at rest start no collision: nothing to check.
+   with (twice the largest speed of an atom, `fastest`), E* the stiffest effective modulus of the
+   Hertz laws. Spheres at rest start no collision: nothing to check.
 ------------------------------------------------------------------------- */
 
-void PairGranularExact::warn_coarse_hertz_time_step()
+void PairGranularExact::warn_coarse_hertz_time_step(double mass, double radius, double fastest)
 {
   double Estar = 0.0;
   const int n = atom->ntypes;
   for (int i = 1; i <= n; i++)
     for (int j = i; j <= n; j++) {
       if (!setflag[i][j] && !(setflag[i][i] && setflag[j][j])) continue;
-      const Law &lw = setflag[i][j] ? law[i][j] : law[i][i];
+      const Law &lw = law[i][j];
       if (lw.tangential == TANGENTIAL_JAEGER) Estar = std::fmax(Estar, 0.5 * lw.jaeger.E_hat);
       else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HERTZ)
         Estar = std::fmax(Estar, lw.cat.normal.Ebar);
     }
-  double local[3] = {INFINITY, INFINITY, 0.0};    // lightest mass, smallest radius, -(fastest)
-  for (int i = 0; i < atom->nlocal; i++) {
-    local[0] = std::fmin(local[0], atom->rmass[i]);
-    local[1] = std::fmin(local[1], atom->radius[i]);
-    local[2] = std::fmin(local[2], -ge::norm(ge::vec3(atom->v[i])));
-  }
-  double all[3];
-  MPI_Allreduce(local, all, 3, MPI_DOUBLE, MPI_MIN, world);
-  const double mass = all[0], radius = all[1], speed = -2.0 * all[2];
+  const double speed = 2.0 * fastest;
   if (!(Estar > 0.0) || !(speed > 0.0) || !std::isfinite(mass)) return;
   const double mstar = 0.5 * mass / force->ftm2v, Rstar = 0.5 * radius;
   const double duration = 2.868 * std::pow(mstar * mstar / (Rstar * Estar * Estar * speed), 0.2);

@@ -114,8 +114,8 @@ class PairGranularExact : public Pair,
   bool setup_checked = false;    // warn_doubtful_setup() has run (once per pair style)
   void warn_doubtful_setup();
   void warn_large_overlaps();
-  void warn_coarse_time_step();
-  void warn_coarse_hertz_time_step();
+  void warn_coarse_time_step(double lightest);
+  void warn_coarse_hertz_time_step(double mass, double radius, double fastest);
   void create_history_fix();
   void check_radii() const;
   void check_periodic_images() const;

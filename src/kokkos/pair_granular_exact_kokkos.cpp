@@ -330,6 +330,32 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_law
 }
 
 /* ----------------------------------------------------------------------
+   f(i, jj, slot) for every neighbour (i, jj) of the list, in slot order; and f(view) for every
+   view of the slots' histories (the items only with Jaeger laws)
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+template <class F>
+void PairGranularExactKokkos<DeviceType>::for_each_slot(F f) const
+{
+  int slot = 0;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) f(i, jj, slot++);
+  }
+}
+
+template <class DeviceType>
+template <class F>
+void PairGranularExactKokkos<DeviceType>::for_each_history_view(F f)
+{
+  f(k_state);
+  f(k_touch);
+  f(k_count);
+  if (nitems > 0) f(k_items);
+}
+
+/* ----------------------------------------------------------------------
    the neighbour list of the last build, flattened into slots
 ------------------------------------------------------------------------- */
 
@@ -354,15 +380,12 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::flatten_li
   auto ilist = k_ilist.h_view;
   auto offset = k_offset.h_view;
   auto neigh = k_neigh.h_view;
-  int slot = 0;
+  offset(0) = 0;
   for (int ii = 0; ii < inum; ii++) {
-    const int i = list->ilist[ii];
-    ilist(ii) = i;
-    offset(ii) = slot;
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) neigh(slot++) = jlist[jj];
+    ilist(ii) = list->ilist[ii];
+    offset(ii + 1) = offset(ii) + list->numneigh[ilist(ii)];
   }
-  offset(inum) = slot;
+  for_each_slot([&](int i, int jj, int slot) { neigh(slot) = list->firstneigh[i][jj]; });
   for (auto *dv : {&k_ilist, &k_offset, &k_neigh}) {
     dv->modify_host();
     dv->template sync<DeviceType>();
@@ -381,38 +404,28 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_his
   auto items = k_items.h_view;
   auto touch = k_touch.h_view;
   auto count = k_count.h_view;
-  int slot = 0;
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    for (int jj = 0; jj < list->numneigh[i]; jj++, slot++) {
-      const double *from = nullptr;
-      int n = 0;
-      if (history_mode == HISTORY_COMPACT) {
-        const bigint rec = fix_compact->firstrecord[i][jj];
-        if (rec >= 0) {
-          from = fix_compact->state(rec);
-          n = fix_compact->count(rec);
-          const double *v = fix_compact->items(rec);
-          for (int k = 0; k < VERTEX_DOUBLES * n; k++) items(slot, k) = v[k];
-        }
-      } else if (fix_neigh->firstflag[i][jj]) {
-        from = &fix_neigh->firstvalue[i][nstate * jj];
+  for_each_slot([&](int i, int jj, int slot) {
+    const double *from = nullptr;
+    int n = 0;
+    if (history_mode == HISTORY_COMPACT) {
+      const bigint rec = fix_compact->firstrecord[i][jj];
+      if (rec >= 0) {
+        from = fix_compact->state(rec);
+        n = fix_compact->count(rec);
+        const double *v = fix_compact->items(rec);
+        for (int k = 0; k < VERTEX_DOUBLES * n; k++) items(slot, k) = v[k];
       }
-      touch(slot) = from != nullptr;
-      count(slot) = n;
-      for (int k = 0; k < STATE; k++) state(slot, k) = (from && k < nstate) ? from[k] : 0.0;
+    } else if (fix_neigh->firstflag[i][jj]) {
+      from = &fix_neigh->firstvalue[i][nstate * jj];
     }
-  }
-  k_state.modify_host();
-  k_touch.modify_host();
-  k_count.modify_host();
-  k_state.template sync<DeviceType>();
-  k_touch.template sync<DeviceType>();
-  k_count.template sync<DeviceType>();
-  if (nitems > 0) {
-    k_items.modify_host();
-    k_items.template sync<DeviceType>();
-  }
+    touch(slot) = from != nullptr;
+    count(slot) = n;
+    for (int k = 0; k < STATE; k++) state(slot, k) = (from && k < nstate) ? from[k] : 0.0;
+  });
+  for_each_history_view([](auto &view) {
+    view.modify_host();
+    view.template sync<DeviceType>();
+  });
   device_current = true;
   host_current = true;
 }
@@ -420,41 +433,34 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_his
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::download_history()
 {
   if (host_current || !device_current) return;
-  k_state.template sync<LMPHostType>();
-  k_touch.template sync<LMPHostType>();
-  k_count.template sync<LMPHostType>();
-  if (nitems > 0) k_items.template sync<LMPHostType>();
+  for_each_history_view([](auto &view) { view.template sync<LMPHostType>(); });
   auto state = k_state.h_view;
   auto items = k_items.h_view;
   auto touch = k_touch.h_view;
   auto count = k_count.h_view;
-  int slot = 0;
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    for (int jj = 0; jj < list->numneigh[i]; jj++, slot++) {
-      if (history_mode == HISTORY_COMPACT) {
-        bigint &rec = fix_compact->firstrecord[i][jj];
-        if (!touch(slot)) {
-          if (rec >= 0) fix_compact->release(rec);
-          continue;
-        }
-        // the record with the slot's vertices and fixed part
-        const int n = count(slot);
-        if (rec < 0) rec = fix_compact->create(n);
-        else fix_compact->reserve(rec, n);
-        const bigint first = fix_compact->first_item(rec);
-        double *v = fix_compact->items(rec);
-        for (int k = 0; k < VERTEX_DOUBLES * n; k++) v[k] = items(slot, k);
-        double fixed[MAX_FIXED_SIZE];
-        for (int k = 0; k < nstate; k++) fixed[k] = state(slot, k);
-        rec = fix_compact->place_header(first, n, fix_compact->room(rec), fixed);
-      } else {
-        fix_neigh->firstflag[i][jj] = touch(slot);
-        double *to = &fix_neigh->firstvalue[i][nstate * jj];
-        for (int k = 0; k < nstate; k++) to[k] = state(slot, k);
-      }
+  for_each_slot([&](int i, int jj, int slot) {
+    if (history_mode != HISTORY_COMPACT) {
+      fix_neigh->firstflag[i][jj] = touch(slot);
+      double *to = &fix_neigh->firstvalue[i][nstate * jj];
+      for (int k = 0; k < nstate; k++) to[k] = state(slot, k);
+      return;
     }
-  }
+    bigint &rec = fix_compact->firstrecord[i][jj];
+    if (!touch(slot)) {
+      if (rec >= 0) fix_compact->release(rec);
+      return;
+    }
+    // the record with the slot's vertices and fixed part
+    const int n = count(slot);
+    if (rec < 0) rec = fix_compact->create(n);
+    else fix_compact->reserve(rec, n);
+    const bigint first = fix_compact->first_item(rec);
+    double *v = fix_compact->items(rec);
+    for (int k = 0; k < VERTEX_DOUBLES * n; k++) v[k] = items(slot, k);
+    double fixed[MAX_FIXED_SIZE];
+    for (int k = 0; k < nstate; k++) fixed[k] = state(slot, k);
+    rec = fix_compact->place_header(first, n, fix_compact->room(rec), fixed);
+  });
   host_current = true;
 }
 
@@ -564,7 +570,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
     execution_space = space;
   }
   if (!advance && !setup_checked) {
-    atomKK->sync(Host, X_MASK | RADIUS_MASK | RMASS_MASK);
+    atomKK->sync(Host, X_MASK | V_MASK | RADIUS_MASK | RMASS_MASK);
     warn_doubtful_setup();
   }
   if (!laws_current) upload_laws();
@@ -589,10 +595,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
     if (tally) run_for_family<ADD_ATOMIC, true>(advance, sums);
     else run_for_family<ADD_ATOMIC, false>(advance, sums);
   }
-  k_state.template modify<DeviceType>();
-  k_touch.template modify<DeviceType>();
-  k_count.template modify<DeviceType>();
-  if (nitems > 0) k_items.template modify<DeviceType>();
+  for_each_history_view([](auto &view) { view.template modify<DeviceType>(); });
   host_current = false;
 
   ended[0] += sums[ENDED];

@@ -87,6 +87,8 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   void upload_history();
   void download_history();
   void flatten_list();
+  template <class F> void for_each_slot(F f) const;
+  template <class F> void for_each_history_view(F f);
   int family = -1;    // the family of every type pair's law (ge::LawFamily), or -1: several
   template <int ADD, bool TALLY> void run_for_family(bool advance, double *sums);
   template <int ADD, bool TALLY, int FAMILY> void run_force_loop(bool advance, double *sums);

@@ -194,6 +194,43 @@ inline std::string si_sphere_box(const std::string &block, int types = 1)
       std::to_string(types) + " box\n";
 }
 
+// Two unit spheres (LJ units, diameter and mass 1) 1.2 apart meeting head-on at relative speed 1
+// under `pair_coeff * * <law>`, integrated with time step `dt`; each step's "is sphere 2 pushed"
+// (fx[2] > 1e-9, 1 or 0) is printed to `record_file`. The deck up to the run.
+inline std::string head_on_collision(const std::string &law, double dt,
+                                     const std::string &record_file)
+{
+  return R"(
+units           lj
+atom_style      sphere
+atom_modify     map array
+boundary        f f f
+comm_modify     vel yes
+region          box block -3 3 -3 3 -3 3
+create_box      1 box
+create_atoms    1 single -0.6 0 0
+create_atoms    1 single  0.6 0 0
+set             group all diameter 1.0
+set             group all mass 1.0
+velocity        all set 0 0 0
+set             atom 1 vx  0.5
+set             atom 2 vx -0.5
+pair_style      granular/exact
+pair_coeff      * * )" + law + "\ntimestep " + num(dt) + R"(
+fix             integrate all nve/sphere
+variable        pushing equal "fx[2] > 1e-9"
+fix             record all print 1 "${pushing}" file )" + record_file + " screen no\n";
+}
+
+// The number of lines "1" in a file (steps recorded as pushing by head_on_collision()).
+inline int count_ones(const std::string &path)
+{
+  std::ifstream in(path);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) n += (line == "1");
+  return n;
+}
+
 // Run build/lmp under mpiexec with a time limit; returns the exit status.
 inline int run_mpi(int nprocs, const std::string &deck, const std::string &vars,
                    const std::string &log)

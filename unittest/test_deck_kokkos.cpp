@@ -378,39 +378,15 @@ TEST(DeckKokkos, HeadOnCollisionMatchesSpringDashpot)
       -std::exp(-g * t_star) * (std::cos(wd * t_star) - g / wd * std::sin(wd * t_star));
   const double dt = t_star / 5000;
   const int nsteps = static_cast<int>(std::ceil((0.2 / v0 + 2 * t_star) / dt));
-  const std::string log = run_deck("collision", R"(
-units           lj
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -3 3 -3 3 -3 3
-create_box      1 box
-create_atoms    1 single -0.6 0 0
-create_atoms    1 single  0.6 0 0
-set             group all diameter 1.0
-set             group all mass 1.0
-velocity        all set 0 0 0
-set             atom 1 vx  0.5
-set             atom 2 vx -0.5
-pair_style      granular/exact
-pair_coeff      * * hooke )" + num(kn) + " damping viscous " + num(eta) +
-                                       R"( 0 tangential refined 1000 0.5
-timestep        )" + num(dt) + R"(
-fix             integrate all nve/sphere
-variable        pushing equal "fx[2] > 1e-9"
-fix             record all print 1 "${pushing}" file collision_pushing.txt screen no
-run             )" + std::to_string(nsteps) + R"deck(
-print "GE_E $(abs(vx[2]-vx[1]):%.17g)"
-)deck",
-                                   kKokkos1);
+  const std::string log = run_deck(
+      "collision",
+      deck::head_on_collision("hooke " + num(kn) + " damping viscous " + num(eta) +
+                                  " 0 tangential refined 1000 0.5",
+                              dt, "collision_pushing.txt") +
+          "run " + std::to_string(nsteps) + "\nprint \"GE_E $(abs(vx[2]-vx[1]):%.17g)\"\n",
+      kKokkos1);
   const double e = value_after(log, "GE_E ") / v0;
-  int steps_in_contact = 0;
-  {
-    std::ifstream in("collision_pushing.txt");
-    std::string line;
-    while (std::getline(in, line)) steps_in_contact += (line == "1");
-  }
+  const int steps_in_contact = deck::count_ones("collision_pushing.txt");
   const double duration = steps_in_contact * dt;
   std::printf("  /kk: restitution %.6f (analytic %.6f), contact duration %.6f (analytic %.6f)\n",
               e, e_expected, duration, t_star);

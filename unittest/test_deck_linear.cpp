@@ -56,41 +56,14 @@ TEST(DeckLinear, HeadOnCollisionMatchesSpringDashpot)
   const double dt = t_star / 5000;
 
   deck::Lammps lmp;
-  lmp.command(R"(
-units           lj
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -3 3 -3 3 -3 3
-create_box      1 box
-create_atoms    1 single -0.6 0 0
-create_atoms    1 single  0.6 0 0
-set             group all diameter 1.0
-set             group all mass 1.0
-velocity        all set 0 0 0
-set             atom 1 vx  0.5
-set             atom 2 vx -0.5
-pair_style      granular/exact
-)");
-  lmp.command("pair_coeff * * hooke " + num(kn) + " damping viscous " + num(eta) +
-              " 0 tangential refined 1000 0.5");
-  lmp.command("timestep " + num(dt));
-  lmp.command(R"(
-fix             integrate all nve/sphere
-variable        pushing equal "fx[2] > 1e-9"
-fix             record all print 1 "${pushing}" file pushing.txt screen no
-)");
+  lmp.command(deck::head_on_collision("hooke " + num(kn) + " damping viscous " + num(eta) +
+                                          " 0 tangential refined 1000 0.5",
+                                      dt, "pushing.txt"));
   // run until the spheres have separated
   const int nsteps = static_cast<int>(std::ceil((0.2 / v0 + 2 * t_star) / dt));
   lmp.command("run " + std::to_string(nsteps));
   lmp.command("unfix record");
-  int steps_in_contact = 0;
-  {
-    std::ifstream in("pushing.txt");
-    std::string line;
-    while (std::getline(in, line)) steps_in_contact += (line == "1");
-  }
+  const int steps_in_contact = deck::count_ones("pushing.txt");
   auto **v = static_cast<double **>(lammps_extract_atom(lmp.handle(), "v"));
   const double e = std::fabs(v[1][0] - v[0][0]) / v0;
   const double duration = steps_in_contact * dt;

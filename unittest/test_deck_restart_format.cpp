@@ -42,8 +42,11 @@ size_t mark_offset(const std::vector<char> &bytes)
   return std::string::npos;
 }
 
-// two touching spheres with a classic contact, run and written to `file`
-void write_two_spheres(const std::string &file)
+// two touching spheres with a classic contact, set moving by `motion`, run `steps` steps of
+// `dt` and written to `file` (by default they drift together, their contact unloading)
+void write_two_spheres(const std::string &file,
+                       const std::string &motion = "velocity all set 0.01 0 0",
+                       const std::string &dt = "1e-6", int steps = 10)
 {
   deck::Lammps lmp;
   lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01"));
@@ -52,13 +55,11 @@ create_atoms    1 single 0 0 0
 create_atoms    1 single 0 0 1.998e-3
 set             group all diameter 2e-3
 set             group all density 2500
-velocity        all set 0.01 0 0
+)" + motion + R"(
 pair_style      granular/exact
 pair_coeff      * * hooke 2e5 tangential classic 1.6e5 0.4
 fix             integrate all nve/sphere
-timestep        1e-6
-run             10
-write_restart   )" + file);
+timestep        )" + dt + "\nrun " + std::to_string(steps) + "\nwrite_restart " + file);
 }
 
 std::string error_reading(const std::string &file)
@@ -114,25 +115,10 @@ TEST(DeckRestartFormat, OtherFormatsAndLayoutsStopWithAnError)
 // out what format 3 added.
 TEST(DeckRestartFormat, Format2FilesAreStillRead)
 {
-  {
-    // two spheres pressed together and sheared: a contact with a tangential history
-    deck::Lammps lmp;
-    lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01"));
-    lmp.command(R"(
-create_atoms    1 single 0 0 0
-create_atoms    1 single 0 0 1.998e-3
-set             group all diameter 2e-3
-set             group all density 2500
-velocity        all set 0 0 0
-set             atom 1 vz 0.05 vx 0.02
-set             atom 2 vz -0.05
-pair_style      granular/exact
-pair_coeff      * * hooke 2e5 tangential classic 1.6e5 0.4
-fix             integrate all nve/sphere
-timestep        1e-7
-run             20
-write_restart   valid3.restart)");
-  }
+  // two spheres pressed together and sheared: a contact with a tangential history
+  write_two_spheres("valid3.restart",
+                    "velocity all set 0 0 0\nset atom 1 vz 0.05 vx 0.02\nset atom 2 vz -0.05",
+                    "1e-7", 20);
   const std::vector<char> valid = read_file("valid3.restart");
   const size_t at = mark_offset(valid);
   ASSERT_NE(at, std::string::npos);

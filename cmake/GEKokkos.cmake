@@ -59,7 +59,7 @@ endif()
 get_filename_component(_ge_lammps_lib_dir "${GE_LAMMPS_LIBRARY_FILE}" DIRECTORY)
 find_package(Kokkos 4.5 CONFIG QUIET
              HINTS "${_ge_lammps_lib_dir}/cmake/Kokkos" "${LAMMPS_DIR}/lib/kokkos"
-                   "${_ge_lammps_lib_dir}/lib/kokkos" "${LAMMPS_DIR}/../../lib/cmake/Kokkos")
+                   "${_ge_lammps_lib_dir}/lib/kokkos" "${LAMMPS_DIR}/../Kokkos")
 if(NOT Kokkos_FOUND)
   message(FATAL_ERROR "The LAMMPS library ${GE_LAMMPS_LIBRARY_FILE} has the KOKKOS package, but no "
                       "KokkosConfig.cmake of its Kokkos was found: give -D Kokkos_DIR=<the LAMMPS "

@@ -777,7 +777,7 @@ TEST(DeckCatalogue, BadWallFixIsRejected)
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4", "needs the wall's material"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4 wall soft", "soft"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4 wall 1e7 0.7", "wall nu = 0.7 must be in (-1, 0.5]"},
-      {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4 wall rigid", "only applies to the 'hertz' normal model"},
+      {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4 wall rigid", "only applies to the 'hertz', 'jkr' and 'dmt' normal models"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 0 4 rotate", "unexpected argument 'rotate'"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall 1e7 0.7", "wall nu = 0.7 must be in (-1, 0.5]"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall -1e7 0.3", "wall E = -10000000 must be > 0"},
@@ -785,7 +785,7 @@ TEST(DeckCatalogue, BadWallFixIsRejected)
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder -1", "zcylinder R = -1 must be > 0"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zcylinder 2", "zcylinder needs non-periodic x and y"},
       // a second material in the law words would be ignored: the wall's comes with 'wall'
-      {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 2e7 0.2 tangential sliding 0.3 zplane 0 4 wall rigid", "'hertz' takes the spheres' material only"},
+      {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 2e7 0.2 tangential sliding 0.3 zplane 0 4 wall rigid", "'hertz', 'jkr' and 'dmt' take the spheres' material only"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall 1e7", "wall expects 'rigid' or <E> <nu>"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4 wall rigid wall 1e7 0.2", "'wall' is given twice"},
       // a wall placed inside the packing (it used to throw the sphere out: "Lost atoms")

@@ -94,64 +94,74 @@ TEST(DeckRestartFormat, OtherFormatsAndLayoutsStopWithAnError)
   EXPECT_THAT(error_reading("old.restart"),
               testing::HasSubstr("was written by a GRANULAR-EXACT from before restart format 2"));
 
-  write_file("format4.restart", with_int(layout, 4));
-  EXPECT_THAT(error_reading("format4.restart"),
-              testing::HasSubstr("has restart format 4; this version reads formats 2 to 3"));
+  write_file("format5.restart", with_int(layout, 5));
+  EXPECT_THAT(error_reading("format5.restart"),
+              testing::HasSubstr("has restart format 5; this version reads formats 2 to 4"));
 
   write_file("values12.restart", with_int(layout + 2 * sizeof(int), 12));
   EXPECT_THAT(error_reading("values12.restart"),
               testing::HasSubstr("per-contact layout (format, history store, values per contact, "
                                  "catalogue state, Jaeger fixed part, doubles per vertex, law "
-                                 "fields) = (3, 0, 12,"));
+                                 "fields) = (4, 0, 12,"));
 
   write_file("fields.restart", with_int(layout + 6 * sizeof(int), 7));
   EXPECT_THAT(error_reading("fields.restart"),
-              testing::HasSubstr("is not this build's (3, 0, 11,"));
+              testing::HasSubstr("is not this build's (4, 0, 11,"));
 }
 
-// A file of restart format 2 (before the Yade moments' dashpots: its layout has no store width,
-// its laws no dashpot fields) is still read, the dashpots off: the two spheres continue from it
-// exactly as from the format 3 file of the same run. It is made from the format 3 file by taking
-// out what format 3 added.
-TEST(DeckRestartFormat, Format2FilesAreStillRead)
+// A file of an older restart format, made from one of this build's format (4) by taking out
+// what the later formats added: format 3 lacks the surface energy of jkr and dmt (the last law
+// field), format 2 also the Yade moments' dashpots (the two fields before) and the store width
+// (the layout's last value). Each of the removed fields must be 0 in `valid`.
+static std::vector<char> older_format(const std::vector<char> &valid, int format)
 {
-  // two spheres pressed together and sheared: a contact with a tangential history
-  write_two_spheres("valid3.restart",
-                    "velocity all set 0 0 0\nset atom 1 vz 0.05 vx 0.02\nset atom 2 vz -0.05",
-                    "1e-7", 20);
-  const std::vector<char> valid = read_file("valid3.restart");
   const size_t at = mark_offset(valid);
-  ASSERT_NE(at, std::string::npos);
+  EXPECT_NE(at, std::string::npos);
   int n = 0;
   std::memcpy(&n, valid.data() + at + sizeof(double), sizeof(int));
-  ASSERT_EQ(n, 8) << "format 3 layout: 8 values";
+  EXPECT_EQ(n, 8) << "format 4 layout: 8 values";
   const size_t layout = at + sizeof(double) + sizeof(int);
   int nfields = 0;
   std::memcpy(&nfields, valid.data() + layout + 6 * sizeof(int), sizeof(int));
   // the pair data: [mark][n][layout: n ints][cutoff][setflag][fields] (one type)
   const size_t cutoff = layout + n * sizeof(int);
   const size_t fields = cutoff + sizeof(double) + sizeof(int);
+  const int removed = format == 3 ? 1 : 3;
+  const int n_old = format == 3 ? 8 : 7, nfields_old = nfields - removed;
   std::vector<char> old(valid.begin(), valid.begin() + layout);
-  const int n2 = 7, format2 = 2, nfields2 = nfields - 2;
-  std::memcpy(old.data() + at + sizeof(double), &n2, sizeof(int));
+  std::memcpy(old.data() + at + sizeof(double), &n_old, sizeof(int));
   auto append = [&old](const char *p, size_t size) { old.insert(old.end(), p, p + size); };
-  append(reinterpret_cast<const char *>(&format2), sizeof(int));
+  append(reinterpret_cast<const char *>(&format), sizeof(int));
   append(valid.data() + layout + sizeof(int), 5 * sizeof(int));
-  append(reinterpret_cast<const char *>(&nfields2), sizeof(int));
-  // (the store width, layout[7], is left out)
+  append(reinterpret_cast<const char *>(&nfields_old), sizeof(int));
+  if (n_old == 8) append(valid.data() + layout + 7 * sizeof(int), sizeof(int));    // store width
   append(valid.data() + cutoff, sizeof(double) + sizeof(int));
-  // the law without its last two fields, the dashpots (both 0 here)
-  double gammas[2];
-  std::memcpy(gammas, valid.data() + fields + (nfields - 2) * sizeof(double), sizeof(gammas));
-  EXPECT_EQ(gammas[0], 0.0);
-  EXPECT_EQ(gammas[1], 0.0);
-  append(valid.data() + fields, (nfields - 2) * sizeof(double));
+  for (int k = nfields - removed; k < nfields; k++) {
+    double value;
+    std::memcpy(&value, valid.data() + fields + k * sizeof(double), sizeof(double));
+    EXPECT_EQ(value, 0.0) << "law field " << k << " is taken out of the older format";
+  }
+  append(valid.data() + fields, nfields_old * sizeof(double));
   old.insert(old.end(), valid.begin() + fields + nfields * sizeof(double), valid.end());
-  write_file("format2.restart", old);
+  return old;
+}
 
-  std::vector<double> x[2];
-  const char *files[2] = {"valid3.restart", "format2.restart"};
-  for (int k = 0; k < 2; k++) {
+// Files of restart formats 2 and 3 are still read: the two spheres continue from them exactly as
+// from the format 4 file of the same run (the fields the older files lack are 0 there: no
+// dashpots on the Yade moments, no adhesion).
+TEST(DeckRestartFormat, Format2And3FilesAreStillRead)
+{
+  // two spheres pressed together and sheared: a contact with a tangential history
+  write_two_spheres("valid4.restart",
+                    "velocity all set 0 0 0\nset atom 1 vz 0.05 vx 0.02\nset atom 2 vz -0.05",
+                    "1e-7", 20);
+  const std::vector<char> valid = read_file("valid4.restart");
+  write_file("format2.restart", older_format(valid, 2));
+  write_file("format3.restart", older_format(valid, 3));
+
+  std::vector<double> x[3];
+  const char *files[3] = {"valid4.restart", "format2.restart", "format3.restart"};
+  for (int k = 0; k < 3; k++) {
     deck::Lammps lmp;
     lmp.command(std::string("read_restart ") + files[k] +
                 "\ncomm_modify vel yes\nfix integrate all nve/sphere\nrun 2");
@@ -161,6 +171,7 @@ TEST(DeckRestartFormat, Format2FilesAreStillRead)
       for (int d = 0; d < 3; d++) x[k].insert(x[k].end(), {xs[i][d], fs[i][d]});
   }
   EXPECT_EQ(x[0], x[1]);
+  EXPECT_EQ(x[0], x[2]);
   double largest_force = 0.0;    // (the spheres still touch: the contact's history was used)
   for (size_t k = 1; k < x[0].size(); k += 2) largest_force = std::max(largest_force, std::fabs(x[0][k]));
   EXPECT_GT(largest_force, 0.0);

@@ -9,7 +9,7 @@
 // from body i (the glue passes the atom with the lower tag as i, and copies the state to the
 // partner verbatim):
 //   [0, 6)  the tangential model's state
-//   [6]     the hls maximum overlap
+//   [6]     the hls maximum overlap, or 1 once a jkr contact is made (CS_NORMAL)
 //   [7]     1 if the last step slid, else 0         (what per-contact output reports:
 //           re-evaluating the cap without the step's movement would decide a contact sitting
 //           exactly at the limit by roundoff)
@@ -32,6 +32,7 @@ namespace ge {
 enum CatalogueStateIndex : int {
   CS_TANGENTIAL = 0,
   CS_HLS = 6,
+  CS_NORMAL = 6,    // the normal model's state (normal_state_size: hls, jkr)
   CS_SLIDING = 7,
   CS_YADE = 8,
   CATALOGUE_STATE_SIZE = 11
@@ -101,21 +102,27 @@ struct CatalogueResult {
 };
 
 // The linear tangential stiffness K_s the Yade `beta` form scales: kt of T4/T5,
-// kt0 of T10, K_t(delta) of T6 (16/3 Gbar a) and T9 (8 Gbar a), a = sqrt(Rbar delta).
-GE_INLINE double yade_tangential_stiffness(const CatalogueLaw &law, const CatalogueStep &s)
+// kt0 of T10, K_t(delta) of T6 (16/3 Gbar a) and T9 (8 Gbar a), a = sqrt(Rbar delta_a) the
+// contact radius (delta_a: NormalResult::hertz_overlap).
+GE_INLINE double yade_tangential_stiffness(const CatalogueLaw &law, const CatalogueStep &s,
+                                          double hertz_overlap)
 {
   const TangentialModel m = law.tangential.model;
   if (m == TangentialModel::DD || m == TangentialModel::TTI) {
-    const double a = std::sqrt(s.rbar * s.overlap);
+    const double a = std::sqrt(s.rbar * hertz_overlap);
     return (m == TangentialModel::DD ? 16.0 / 3.0 : 8.0) * law.gbar * a;
   }
   return law.tangential.kt;
 }
 
 // The normal part of a catalogue contact: the elastic force of the normal model, its
-// dashpot, the compressive force F_n^c = max(F_el + F_vis, 0) that caps every tangential model,
-// the force applied along the normal and the elastic energy (hooke k d^2/2, hertz (2/5) F d,
-// hls F^2/(2 K_U) on its unloading line). state: the contact's state (its hls entry is updated).
+// dashpot, the compressive force F_n^c = max(F_el + F_vis + 2 F_po, 0) that caps every
+// tangential model (F_po the pull-off force of jkr and dmt, else 0: the friction limit
+// mu (F_n + 2 F_po) of adhesive contacts, Thornton & Yin, Powder Technol. 65 (1991) 153), the
+// force applied along the normal and the elastic energy (hooke k d^2/2, hertz (2/5) F d,
+// hls F^2/(2 K_U) on its unloading line, jkr and dmt adhesion.hpp). The dashpots see the overlap
+// of the Hertz contact of the same contact radius (NormalResult::hertz_overlap). state: the
+// contact's state (its normal model's entry is updated).
 // Also the whole normal force of `tangential coulomb` contacts, whose friction a fix solves.
 struct CatalogueNormalForce {
   NormalResult elastic;
@@ -131,13 +138,14 @@ GE_INLINE CatalogueNormalForce catalogue_normal_force(const CatalogueLaw &law, d
   CatalogueNormalForce r;
   r.elastic = normal_elastic(law.normal, delta, rbar, state + CS_HLS, advance);
   const NormalResult &nr = r.elastic;
-  const DampingInput din{delta, approach_rate, mbar, nr.kn, nr.K_HZ};
+  const DampingInput din{nr.hertz_overlap, approach_rate, mbar, nr.kn, nr.K_HZ};
   const double F_vis = damping_force(law.damping, din);
-  r.F_cap = normal_force_compressive(nr.F_el, F_vis);
+  r.F_cap = normal_force_compressive(nr.F_el + 2.0 * nr.F_pulloff, F_vis);
   r.F_applied = normal_force_applied(nr.F_el, F_vis, law.limit_damping);
   if (law.normal.model == NORMAL_HERTZ) r.energy = 0.4 * nr.F_el * delta;
   else if (law.normal.model == NORMAL_HLS)
     r.energy = nr.F_el * nr.F_el / (2.0 * hls_unloading_stiffness(law.normal.hls, state[CS_HLS]));
+  else if (is_adhesive(law.normal.model)) r.energy = nr.energy;
   else r.energy = 0.5 * nr.F_el * delta;
   return r;
 }
@@ -168,7 +176,7 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
   ts.du = s.advance ? s.dt * s.vt : Vec3{0, 0, 0};
   ts.vt = s.vt;
   ts.fn = F_cap;
-  ts.overlap = delta;
+  ts.overlap = nr.hertz_overlap;
   ts.rbar = s.rbar;
   ts.mbar = s.mbar;
   ts.gbar = law.gbar;
@@ -191,7 +199,7 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
     ys.normal = s.normal;
     ys.radius_i = s.radius_i;
     ys.radius_j = s.radius_j;
-    ys.ks = yade_tangential_stiffness(law, s);
+    ys.ks = yade_tangential_stiffness(law, s, nr.hertz_overlap);
     ys.fn = F_cap;
     ys.update = s.advance;
     ys.dt = s.advance ? s.dt : 0.0;

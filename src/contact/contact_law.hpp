@@ -23,7 +23,7 @@ namespace ge {
 
 // What a law is made of (the words of pair_coeff and of the wall fix). The catalogue's own
 // normal, damping and tangential models are in `cat`.
-enum LawNormal : int { LAW_HOOKE = 0, LAW_HERTZ = 1, LAW_HLS = 2 };
+enum LawNormal : int { LAW_HOOKE = 0, LAW_HERTZ = 1, LAW_HLS = 2, LAW_JKR = 3, LAW_DMT = 4 };
 enum LawDamping : int { LAW_DAMPING_NONE = 0, LAW_DAMPING_VISCOUS = 1, LAW_DAMPING_CATALOGUE = 2 };
 enum LawTangential : int { LAW_CLASSIC = 0, LAW_REFINED = 1, LAW_JAEGER = 2, LAW_CATALOGUE = 3 };
 
@@ -52,6 +52,21 @@ GE_INLINE bool is_coulomb(const ContactLaw &law)
 GE_INLINE bool has_moments(const ContactLaw &law)
 {
   return law.cat.yade.rolling.active || law.cat.yade.twisting.active;
+}
+
+// A JKR law (adhesion.hpp): its contacts, once made, hold after the surfaces part.
+GE_INLINE bool holds_apart(const ContactLaw &law)
+{
+  return law.tangential == LAW_CATALOGUE && law.cat.normal.model == NORMAL_JKR;
+}
+
+// Whether a contact whose surfaces are apart (overlap <= 0) goes on: a made JKR contact (its
+// stored state says so: made = state[CS_NORMAL], 1 once made) down to its break overlap. Every
+// other contact ends when its surfaces part.
+GE_INLINE bool goes_on_apart(const ContactLaw &law, double overlap, double rbar, double made)
+{
+  return holds_apart(law) && made != 0.0 &&
+      overlap > jkr_break_overlap(law.cat.normal.Ebar, rbar, law.cat.normal.gamma);
 }
 
 // One contact at the end of a step, as LAMMPS' velocity Verlet hands it to the force

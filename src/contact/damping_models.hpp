@@ -208,8 +208,8 @@ inline const char *validate_combination(NormalModel normal, DampingModel damping
   if (damping == DAMPING_RESTITUTION && normal != NORMAL_HOOKE)
     return "damping restitution requires normal hooke";
   if ((damping == DAMPING_BSHP || damping == DAMPING_KK || damping == DAMPING_TSUJI) &&
-      normal != NORMAL_HERTZ)
-    return "damping bshp, kk and tsuji require normal hertz";
+      !is_hertzian(normal))
+    return "damping bshp, kk and tsuji require normal hertz, jkr or dmt";
   return nullptr;
 }
 

@@ -1,8 +1,9 @@
 // Normal contact models of the catalogue (Rangel's "DEM contact force models", [R] below; the
 // project's conventions and corrections: doc/design_notes.md, "notes: <section>"): the elastic
 // normal force F_n^el of N1 `hooke`, N2 `hertz` and N3 `hls` (Walton & Braun's hysteretic linear
-// spring), the effective quantities they need, the per-contact state of HLS and the parameter
-// validation (notes: Catalogue conventions). The dashpots are in damping_models.hpp.
+// spring), and of the adhesive `jkr` and `dmt` (their forms: adhesion.hpp), the effective
+// quantities they need, the per-contact state of HLS and JKR and the parameter validation
+// (notes: Catalogue conventions). The dashpots are in damping_models.hpp.
 //
 // Conventions: delta = R_i + R_j - |x_i - x_j| is the TOTAL overlap (contact iff
 // delta > 0); a positive force is repulsive. Every function returns 0 for delta <= 0.
@@ -14,6 +15,7 @@
 // Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
 #pragma once
 
+#include "contact/adhesion.hpp"
 #include "contact/vec3.hpp"
 
 #include <cmath>
@@ -251,37 +253,83 @@ GE_INLINE double hls_step(const HlsParams &p, double delta, double &delta_max)
 // ------------------------------------------------------------------------------------------------
 // One entry point for the glue: the model of a type pair, evaluated per contact.
 
-enum NormalModel : int { NORMAL_HOOKE = 0, NORMAL_HERTZ = 1, NORMAL_HLS = 2 };
+enum NormalModel : int {
+  NORMAL_HOOKE = 0,
+  NORMAL_HERTZ = 1,
+  NORMAL_HLS = 2,
+  NORMAL_JKR = 3,    // jkr <E> <nu> <gamma>: Ebar as hertz, gamma the surface energy
+  NORMAL_DMT = 4     // dmt <E> <nu> <gamma>
+};
 
 struct NormalParams {
   NormalModel model = NORMAL_HOOKE;
   HookeParams hooke;     // NORMAL_HOOKE
-  double Ebar = 0.0;     // NORMAL_HERTZ: hertz_effective_modulus (or the rigid-wall value)
+  double Ebar = 0.0;     // NORMAL_HERTZ, _JKR, _DMT: hertz_effective_modulus (or the wall's)
   HlsParams hls;         // NORMAL_HLS
+  double gamma = 0.0;    // NORMAL_JKR, _DMT: surface energy (of one surface) [J/m^2]
 };
+
+GE_INLINE bool is_adhesive(NormalModel m) { return m == NORMAL_JKR || m == NORMAL_DMT; }
+// the Hertz contact and the adhesive ones built on it
+GE_INLINE bool is_hertzian(NormalModel m) { return m == NORMAL_HERTZ || is_adhesive(m); }
 
 inline const char *validate(const NormalParams &p)
 {
   switch (p.model) {
     case NORMAL_HOOKE: return validate(p.hooke);
     case NORMAL_HERTZ:
+    case NORMAL_JKR:
+    case NORMAL_DMT:
       if (!normal_detail::finite(p.Ebar) || !(p.Ebar > 0.0))
-        return "hertz: effective modulus must be finite and > 0";
-      return nullptr;
+        return "hertz/jkr/dmt: effective modulus must be finite and > 0";
+      return is_adhesive(p.model) ? validate_surface_energy(p.gamma) : nullptr;
     case NORMAL_HLS: return validate(p.hls);
   }
   return "normal: unknown model";
 }
 
-// Number of state doubles per contact: 1 for hls, 0 otherwise.
-GE_INLINE int normal_state_size(NormalModel m) { return m == NORMAL_HLS ? HLS_STATE_SIZE : 0; }
+// Number of state doubles per contact: 1 for hls (delta_max) and jkr (1 once the contact is
+// made: it then holds past delta = 0), 0 otherwise.
+GE_INLINE int normal_state_size(NormalModel m)
+{
+  return m == NORMAL_HLS || m == NORMAL_JKR ? HLS_STATE_SIZE : 0;
+}
+
+// The overlap down to which a contact that was made holds (< 0 for JKR with gamma > 0; 0: it
+// ends when the surfaces part).
+GE_INLINE double normal_break_overlap(const NormalParams &p, double Rbar)
+{
+  return p.model == NORMAL_JKR ? jkr_break_overlap(p.Ebar, Rbar, p.gamma) : 0.0;
+}
 
 // What the dashpots of damping_models.hpp need besides the kinematics.
 struct NormalResult {
-  double F_el = 0.0;    // elastic normal force (>= 0)
-  double kn = 0.0;      // linear stiffness: k_n (hooke) or k_L (hls); 0 for hertz
+  double F_el = 0.0;    // elastic normal force (>= 0 unless adhesive)
+  double kn = 0.0;      // linear stiffness: k_n (hooke) or k_L (hls); 0 for hertz, jkr, dmt
   double K_HZ = 0.0;    // Hertz constant (4/3) Ebar sqrt(Rbar) of this contact; 0 otherwise
+  double F_pulloff = 0.0;       // jkr, dmt: the pull-off force (adhesion.hpp); 0 otherwise
+  double hertz_overlap = 0.0;   // what the dashpots and tangential models take as the overlap:
+                                // delta, or for jkr a^2/Rbar (adhesion.hpp)
+  double energy = 0.0;          // jkr: the energy the contact stores (adhesion.hpp, J4)
 };
+
+// A JKR contact: made (state[0] = 1) when delta > 0; a made one holds down to the break overlap
+// (the glue ends it there: normal_break_overlap), where its force is that of (J2).
+GE_INLINE void jkr_elastic(const NormalParams &p, double delta, double Rbar, double *state,
+                           bool update, NormalResult &r)
+{
+  r.K_HZ = hertz_constant(p.Ebar, Rbar);
+  r.F_pulloff = jkr_pulloff_force(p.gamma, Rbar);
+  const bool made = state[0] != 0.0 || delta > 0.0;
+  if (update) state[0] = made ? 1.0 : 0.0;
+  if (!made) return;
+  // (never below the break overlap, where the stable branch of (J1) ends)
+  const double d = std::fmax(delta, jkr_break_overlap(p.Ebar, Rbar, p.gamma));
+  const double a = jkr_contact_radius(d, p.Ebar, Rbar, p.gamma);
+  r.F_el = jkr_force_of_radius(a, p.Ebar, Rbar, p.gamma);
+  r.hertz_overlap = a * a / Rbar;
+  r.energy = jkr_energy_of_radius(a, p.Ebar, Rbar, p.gamma);
+}
 
 // Elastic force of one contact. state: normal_state_size(p.model) doubles owned by the caller
 // (all zero = fresh contact); update = LAMMPS' history_update (false: state read only).
@@ -289,6 +337,7 @@ GE_INLINE NormalResult normal_elastic(const NormalParams &p, double delta, doubl
                                       double *state, bool update)
 {
   NormalResult r;
+  r.hertz_overlap = delta;
   switch (p.model) {
     case NORMAL_HOOKE:
       r.kn = p.hooke.kn;
@@ -301,6 +350,16 @@ GE_INLINE NormalResult normal_elastic(const NormalParams &p, double delta, doubl
     case NORMAL_HLS:
       r.kn = p.hls.kL;
       r.F_el = update ? hls_step(p.hls, delta, state[0]) : hls_force(p.hls, delta, state[0]);
+      break;
+    case NORMAL_JKR: jkr_elastic(p, delta, Rbar, state, update, r); break;
+    case NORMAL_DMT:
+      // (D1): contact only while delta > 0
+      r.K_HZ = hertz_constant(p.Ebar, Rbar);
+      r.F_pulloff = dmt_pulloff_force(p.gamma, Rbar);
+      if (delta > 0.0) {
+        r.F_el = hertz_force(r.K_HZ, delta) - r.F_pulloff;
+        r.energy = 0.4 * hertz_force(r.K_HZ, delta) * delta - r.F_pulloff * delta;
+      }
       break;
   }
   return r;

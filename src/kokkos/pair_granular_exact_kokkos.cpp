@@ -128,6 +128,14 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
     return b;
   }
 
+  // ge::goes_on_apart() for the contact in `slot`
+  KOKKOS_INLINE_FUNCTION bool held_apart(int slot, const ge::ContactLaw &lw, double rsq,
+                                         double radsum, int i, int j) const
+  {
+    return ge::goes_on_apart(lw, radsum - sqrt(rsq), ge::effective_radius(radius(i), radius(j)),
+                             state(slot, ge::CS_NORMAL));
+  }
+
   // ge::contact_step(), or its family's step where the kernel runs one family
   KOKKOS_FORCEINLINE_FUNCTION static void step(const ge::ContactLaw &lw,
                                                const ge::ContactBodies &b, double *st,
@@ -169,7 +177,9 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
       // the state, entry by entry (in the layout of the execution space: coalesced on a GPU),
       // always STATE entries (a count known here: the copy is a few moves, not a library call)
       double st[STATE];
-      if (rsq >= radsum * radsum) {
+      // (a made JKR contact holds after its surfaces part, down to its break overlap)
+      if (rsq >= radsum * radsum &&
+          !(ge::holds_apart(lw) && touch(slot) && held_apart(slot, lw, rsq, radsum, i, j))) {
         if (touch(slot)) {
           // the contact ended: its work goes to the running totals, its state is forgotten
           for (int k = 0; k < STATE; k++) st[k] = state(slot, k);

@@ -19,13 +19,14 @@
 
 namespace LAMMPS_NS {
 
-// The format of the restart files this build writes; it reads format 2 too (see
+// The format of the restart files this build writes; it reads formats 2 and 3 too (see
 // pair_granular_exact.cpp, read_restart_settings()).
-constexpr int RESTART_FORMAT = 3;
+constexpr int RESTART_FORMAT = 4;
 
 // Every field of a law, in file order: f(member) for each (int, double, bool or enum), as the
 // restart format `format` has them (format 3 added the dashpots of the Yade moments, at the end;
-// a format 2 file leaves them at 0, which was the only behaviour then).
+// a format 2 file leaves them at 0, which was the only behaviour then; format 4 added the surface
+// energy of jkr and dmt, which no earlier file can hold).
 template <class Law, class F> void visit_law_fields(Law &lw, F &&f, int format = RESTART_FORMAT)
 {
   f(lw.normal);
@@ -52,6 +53,7 @@ template <class Law, class F> void visit_law_fields(Law &lw, F &&f, int format =
   f(cat.yade.combined);
   f(lw.coulomb.sweeps), f(lw.coulomb.tol), f(lw.coulomb.warm), f(lw.coulomb.kinematics);
   if (format >= 3) f(cat.yade.rolling.gamma), f(cat.yade.twisting.gamma);
+  if (format >= 4) f(cat.normal.gamma);
 }
 
 // The number of fields visit_law_fields() names (written to the file, checked on reading).
@@ -82,17 +84,17 @@ static_assert(sizeof(ge::LinearParams) == 48, "ge::LinearParams changed: update 
 static_assert(sizeof(ge::JaegerMaterial) == 40,
               "ge::JaegerMaterial changed: update visit_law_fields");
 static_assert(sizeof(ge::HertzParams) == 32, "ge::HertzParams changed: update visit_law_fields");
-static_assert(sizeof(ge::NormalParams) == 48, "ge::NormalParams changed: update visit_law_fields");
+static_assert(sizeof(ge::NormalParams) == 56, "ge::NormalParams changed: update visit_law_fields");
 static_assert(sizeof(ge::DampingParams) == 48,
               "ge::DampingParams changed: update visit_law_fields");
 static_assert(sizeof(ge::TangentialParams) == 48,
               "ge::TangentialParams changed: update visit_law_fields");
 static_assert(sizeof(ge::YadeMomentParams) == 88,
               "ge::YadeMomentParams changed: update visit_law_fields");
-static_assert(sizeof(ge::CatalogueLaw) == 256, "ge::CatalogueLaw changed: update visit_law_fields");
+static_assert(sizeof(ge::CatalogueLaw) == 264, "ge::CatalogueLaw changed: update visit_law_fields");
 static_assert(sizeof(ge::CoulombSolverSettings) == 24,
               "ge::CoulombSolverSettings changed: update visit_law_fields");
-static_assert(sizeof(ge::ContactLaw) == 416, "ge::ContactLaw changed: update visit_law_fields");
+static_assert(sizeof(ge::ContactLaw) == 424, "ge::ContactLaw changed: update visit_law_fields");
 
 }    // namespace LAMMPS_NS
 

@@ -19,7 +19,8 @@ using ge::ContactLaw;
 
 const char *const ContactLawWords::GRAMMAR =
     "pair_coeff I J <normal> <args> [damping <model> <args>] tangential <model> <args> "
-    "[limit_damping]; normal: hooke <kn> | hertz <E> <nu> [<E_J> <nu_J>] | hls <kL> <e_n> | "
+    "[limit_damping]; normal: hooke <kn> | hertz <E> <nu> [<E_J> <nu_J>] | jkr|dmt <E> <nu> "
+    "[<E_J> <nu_J>] <gamma> | hls <kL> <e_n> | "
     "hls <kL> kU <kU> | hls <kL> variable <S>; damping: none | viscous <eta_n> [<eta_t>] | "
     "restitution <e_n> | bshp <A> | kk <eta_n> | tsuji en <e_n> [exact] | tsuji eta <eta_n>; "
     "tangential: classic <kt> <mu> | refined <kt> <mu> [onset|slip|direction|twirl|projection "
@@ -52,12 +53,13 @@ class ContactLawWords::CoeffReader {
     return next_is("limit_damping") || next_is("rolling") || next_is("twisting");
   }
   // the next word reads as a number (an optional value rather than a keyword)
-  bool next_is_number() const
+  bool next_is_number() const { return is_number_at(pos); }
+  // how many words from the next one on read as numbers
+  int numbers_ahead() const
   {
-    if (done()) return false;
-    char *end = nullptr;
-    std::strtod(arg[pos], &end);
-    return end != arg[pos] && *end == '\0';
+    int n = 0;
+    while (is_number_at(pos + n)) n++;
+    return n;
   }
   // a kernel validator's message (nullptr: valid) becomes an error
   void check(const char *message) const
@@ -113,6 +115,13 @@ class ContactLawWords::CoeffReader {
     if (strcmp(text, "no") == 0) return false;
     fail("{} must be 'yes' or 'no', not '{}'", name, text);
     return false;
+  }
+  bool is_number_at(int k) const
+  {
+    if (k >= narg) return false;
+    char *end = nullptr;
+    std::strtod(arg[k], &end);
+    return end != arg[k] && *end == '\0';
   }
   template <typename... Args>
   [[noreturn]] void fail(const std::string &format, Args &&...args) const
@@ -218,27 +227,9 @@ void ContactLawWords::parse_normal(CoeffReader &in, ContactLaw &lw)
     lw.linear.kn = in.positive("kn");
     cat.model = ge::NORMAL_HOOKE;
     cat.hooke.kn = lw.linear.kn;
-  } else if (strcmp(model, "hertz") == 0) {
-    lw.normal = ge::LAW_HERTZ;
-    in.need(2, "hertz");
-    const double E = in.positive("E (Young's modulus)");
-    const double nu = in.number(
-        "nu (Poisson ratio)", [](double v) { return v > -1.0 && v <= 0.5; }, "in (-1, 0.5]");
-    cat.model = ge::NORMAL_HERTZ;
-    lw.hertz = ge::hertz_params(E, nu);
-    if (in.next_is_number()) {    // the two-material form: E and nu of type J
-      in.need(2, "hertz with two materials");
-      const double E_j = in.positive("E_J (Young's modulus of type J)");
-      const double nu_j = in.number(
-          "nu_J (Poisson ratio of type J)", [](double v) { return v > -1.0 && v <= 0.5; },
-          "in (-1, 0.5]");
-      lw.hertz = ge::hertz_params(E, nu, E_j, nu_j);
-    }
-    cat.Ebar = ge::hertz_effective_modulus(lw.hertz);
-    lw.cat.gbar = ge::hertz_effective_shear_modulus(lw.hertz);
-    lw.cat.nubar = 0.5 * (lw.hertz.nu_i + lw.hertz.nu_j);
-    if (const char *warning = ge::hertz_warning(lw.hertz))
-      if (comm->me == 0) error->warning(FLERR, "{}: {}", in.what(), warning);
+  } else if (strcmp(model, "hertz") == 0 || strcmp(model, "jkr") == 0 ||
+             strcmp(model, "dmt") == 0) {
+    parse_hertzian(in, lw, model);
   } else if (strcmp(model, "hls") == 0) {
     lw.normal = ge::LAW_HLS;
     cat.model = ge::NORMAL_HLS;
@@ -265,9 +256,42 @@ void ContactLawWords::parse_normal(CoeffReader &in, ContactLaw &lw)
       cat.hls = ge::hls_from_restitution(kL, e_n);
     }
   } else {
-    in.fail("unknown normal model '{}' (expected 'hooke', 'hertz' or 'hls'); usage: {}", model,
-            GRAMMAR);
+    in.fail("unknown normal model '{}' (expected 'hooke', 'hertz', 'jkr', 'dmt' or 'hls'); "
+            "usage: {}",
+            model, GRAMMAR);
   }
+}
+
+// `hertz <E> <nu> [<E_J> <nu_J>]` and the adhesive `jkr|dmt <E> <nu> [<E_J> <nu_J>] <gamma>`
+// (adhesion.hpp; gamma the surface energy of one surface, as in LAMMPS' pair granular)
+void ContactLawWords::parse_hertzian(CoeffReader &in, ContactLaw &lw, const char *model)
+{
+  ge::NormalParams &cat = lw.cat.normal;
+  const bool adhesive = strcmp(model, "hertz") != 0;
+  lw.normal = !adhesive ? ge::LAW_HERTZ : model[0] == 'j' ? ge::LAW_JKR : ge::LAW_DMT;
+  cat.model = !adhesive ? ge::NORMAL_HERTZ : model[0] == 'j' ? ge::NORMAL_JKR : ge::NORMAL_DMT;
+  const int values = adhesive ? 3 : 2;
+  in.need(values, model);
+  // (more numbers than that: the two-material form, two more)
+  const bool two_materials = in.numbers_ahead() > values;
+  const double E = in.positive("E (Young's modulus)");
+  const double nu = in.number(
+      "nu (Poisson ratio)", [](double v) { return v > -1.0 && v <= 0.5; }, "in (-1, 0.5]");
+  lw.hertz = ge::hertz_params(E, nu);
+  if (two_materials) {    // E and nu of type J
+    in.need(values, fmt::format("{} with two materials", model).c_str());
+    const double E_j = in.positive("E_J (Young's modulus of type J)");
+    const double nu_j = in.number(
+        "nu_J (Poisson ratio of type J)", [](double v) { return v > -1.0 && v <= 0.5; },
+        "in (-1, 0.5]");
+    lw.hertz = ge::hertz_params(E, nu, E_j, nu_j);
+  }
+  if (adhesive) cat.gamma = in.non_negative("gamma (surface energy)");
+  cat.Ebar = ge::hertz_effective_modulus(lw.hertz);
+  lw.cat.gbar = ge::hertz_effective_shear_modulus(lw.hertz);
+  lw.cat.nubar = 0.5 * (lw.hertz.nu_i + lw.hertz.nu_j);
+  if (const char *warning = ge::hertz_warning(lw.hertz))
+    if (comm->me == 0) error->warning(FLERR, "{}: {}", in.what(), warning);
 }
 
 // (each value is range-checked as it is read; check_catalogue_law validates the whole model)
@@ -351,6 +375,13 @@ void ContactLawWords::parse_tangential(CoeffReader &in, ContactLaw &lw)
 void ContactLawWords::parse_jaeger(CoeffReader &in, ContactLaw &lw)
 {
   // exact Cattaneo-Mindlin-Deresiewicz (Jaeger) needs the Hertz contact it is built on
+  if (lw.normal == ge::LAW_JKR || lw.normal == ge::LAW_DMT)
+    in.fail("'tangential jaeger' cannot go with '{}': the Jaeger solution is exact for the "
+            "Hertz pressure, and adhesion changes the pressure under the contact (JKR's has a "
+            "singular rim), so its tangential tractions are not Mindlin-Deresiewicz's; use a "
+            "catalogue tangential model (e.g. 'dd <mu>' or 'tti <mu>', Mindlin's stiffness on "
+            "the adhesive contact radius)",
+            lw.normal == ge::LAW_JKR ? "jkr" : "dmt");
   if (lw.normal != ge::LAW_HERTZ)
     in.fail("'tangential jaeger' needs the normal model 'hertz <E> <nu>' (the Jaeger solution "
             "is built on the Hertz contact)");
@@ -397,8 +428,12 @@ void ContactLawWords::parse_linear_tangential(CoeffReader &in, ContactLaw &lw,
   ge::LinearParams &p = lw.linear;
   if (lw.normal != ge::LAW_HOOKE)
     in.fail("'tangential {}' needs the normal model 'hooke <kn>' (its within-step algorithm uses "
-            "the linear normal spring)",
-            model);
+            "the linear normal spring{})",
+            model,
+            lw.normal == ge::LAW_JKR || lw.normal == ge::LAW_DMT
+                ? "; adhesion (jkr, dmt) has no linear spring: use a catalogue tangential "
+                  "model, e.g. 'spring_sliding <kt> <mu>' or 'dd <mu>'"
+                : "");
   lw.tangential = model == "classic" ? ge::LAW_CLASSIC : ge::LAW_REFINED;
   in.need(2, ("tangential " + model).c_str());
   p.kt = in.positive("kt");
@@ -581,13 +616,30 @@ void ContactLawWords::check_catalogue_law(CoeffReader &in, ContactLaw &lw)
   const TM m = lw.cat.tangential.model;
   const bool needs_hertz = m == TM::DD || m == TM::LTH ||
       m == TM::ZZY || m == TM::TTI;
-  if (needs_hertz && lw.normal != ge::LAW_HERTZ)
+  if (needs_hertz && !ge::is_hertzian(lw.cat.normal.model))
     in.fail("this tangential model is defined on the Hertz contact (it uses the shear modulus "
-            "and Poisson ratio): give 'hertz <E> <nu>'");
+            "and Poisson ratio): give 'hertz <E> <nu>' (or 'jkr'/'dmt <E> <nu> <gamma>')");
+  if (ge::is_adhesive(lw.cat.normal.model)) check_adhesive_law(in, lw);
   in.check(ge::yade_moment_tangential_error(lw.cat.yade, m));
   if (lw.cat.tti_eta_from_tsuji && lw.cat.damping.model != ge::DAMPING_TSUJI)
     in.fail("'tangential tti' without 'eta <eta_t>' takes its dashpot from 'damping tsuji', "
             "which is not given");
+}
+
+// what adhesion (jkr, dmt) cannot go with, and why
+void ContactLawWords::check_adhesive_law(CoeffReader &in, const ContactLaw &lw)
+{
+  const char *model = lw.normal == ge::LAW_JKR ? "jkr" : "dmt";
+  if (ge::is_coulomb(lw))
+    in.fail("'tangential coulomb' cannot go with '{}': its constraint friction is solved with "
+            "a normal force that never attracts (Sakamaki et al.'s eq. 7), which would take the "
+            "adhesion away; use a catalogue tangential model (e.g. 'spring_sliding <kt> <mu>', "
+            "'dd <mu>')",
+            model);
+  if (lw.cat.limit_damping)
+    in.fail("'limit_damping' cannot go with '{}': it keeps the normal force from attracting, "
+            "and adhesion attracts",
+            model);
 }
 
 // `rolling|twisting yade kr <K> | beta <beta>  eta <eta> | cap none  [damp <gamma>] [combined]`
@@ -681,8 +733,11 @@ ContactLaw ContactLawWords::mix_catalogue(const ContactLaw &a, const ContactLaw 
                "and bshp A have a mixing rule (catalogue 1.2), and the two types differ in "
                "another model or value; give this type pair its own pair_coeff");
   ContactLaw m = a;
-  if (a.normal == ge::LAW_HERTZ) {
+  if (ge::is_hertzian(a.cat.normal.model)) {
     m.hertz = ge::hertz_params(a.hertz.E_i, a.hertz.nu_i, b.hertz.E_i, b.hertz.nu_i);
+    // (the work of adhesion of two surfaces 2 gamma: its geometric mean, Berthelot's rule, as
+    // LAMMPS mixes cohesion)
+    m.cat.normal.gamma = std::sqrt(a.cat.normal.gamma * b.cat.normal.gamma);
     m.cat.normal.Ebar = ge::hertz_effective_modulus(m.hertz);
     m.cat.gbar = ge::hertz_effective_shear_modulus(m.hertz);
     m.cat.nubar = 0.5 * (m.hertz.nu_i + m.hertz.nu_j);

@@ -38,6 +38,8 @@ class ContactLawWords : protected Pointers {
   void parse_law_options(CoeffReader &in, ge::ContactLaw &lw);
   static void reject_leftover(const CoeffReader &in);
   void parse_normal(CoeffReader &in, ge::ContactLaw &lw);
+  void parse_hertzian(CoeffReader &in, ge::ContactLaw &lw, const char *model);
+  void check_adhesive_law(CoeffReader &in, const ge::ContactLaw &lw);
   void parse_damping(CoeffReader &in, ge::ContactLaw &lw);
   void parse_tangential(CoeffReader &in, ge::ContactLaw &lw);
   void parse_jaeger(CoeffReader &in, ge::ContactLaw &lw);

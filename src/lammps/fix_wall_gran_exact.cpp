@@ -82,9 +82,10 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   history_width = ge::contact_state_size(law);
   jaeger_vertices = 1 + ge::contact_state_size(law);
   // (the wall's own material comes with 'wall <E> <nu>': a second one here would be ignored)
-  if (law.normal == ge::LAW_HERTZ && !ge::one_material(law.hertz))
-    error->all(FLERR, "Incorrect fix wall/gran/exact: 'hertz' takes the spheres' material only "
-                      "('hertz <E> <nu>'); give the wall's with 'wall <E> <nu>' or 'wall rigid'");
+  if (hertzian() && !ge::one_material(law.hertz))
+    error->all(FLERR, "Incorrect fix wall/gran/exact: 'hertz', 'jkr' and 'dmt' take the spheres' "
+                      "material only ('hertz <E> <nu>'); give the wall's with 'wall <E> <nu>' or "
+                      "'wall rigid'");
 
   int iarg = style_at;
   const std::string style = arg[iarg++];
@@ -150,9 +151,15 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   if (wallstyle == REGION && motion != MOTION_NONE)
     error->all(FLERR, "Incorrect fix wall/gran/exact: a region wall moves with its region (region "
                       "... move/rotate), not with wiggle or shear");
-  if (law.normal == ge::LAW_HERTZ && !material_given)
-    error->all(FLERR, "Incorrect fix wall/gran/exact: the 'hertz' law needs the wall's material: "
-                      "'wall rigid' or 'wall <E> <nu>'");
+  if (hertzian() && !material_given)
+    error->all(FLERR, "Incorrect fix wall/gran/exact: the '{}' law needs the wall's material: "
+                      "'wall rigid' or 'wall <E> <nu>'",
+               law.normal == ge::LAW_HERTZ ? "hertz" : law.normal == ge::LAW_JKR ? "jkr" : "dmt");
+  if (wallstyle == REGION && ge::holds_apart(law))
+    error->all(FLERR, "Incorrect fix wall/gran/exact: 'jkr' is not available on region walls (a "
+                      "JKR contact holds after the sphere leaves the face, which a region's "
+                      "contact search does not report); use xplane, yplane, zplane or zcylinder "
+                      "walls, or 'dmt' on a region");
   time_origin = update->ntimestep;
 
   restart_peratom = 1;
@@ -185,9 +192,9 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
 
 int FixWallGranExact::apply_wall_material(int narg, char **arg, int iarg)
 {
-  if (law.normal != ge::LAW_HERTZ)
+  if (!hertzian())
     error->all(FLERR, "Incorrect fix wall/gran/exact: 'wall' (the wall's material) only applies "
-                      "to the 'hertz' normal model");
+                      "to the 'hertz', 'jkr' and 'dmt' normal models");
   if (iarg == narg)
     error->all(FLERR, "Incorrect fix wall/gran/exact: wall expects 'rigid' or <E> <nu>");
   const double E = law.hertz.E_i, nu = law.hertz.nu_i;
@@ -445,7 +452,8 @@ FixWallGranExact::Touch FixWallGranExact::touch(int i, double shift) const
   if (wallstyle == ZCYLINDER) {
     const double rxy = std::sqrt(x[0] * x[0] + x[1] * x[1]);
     gap = cylradius - rxy;
-    if (radius - gap <= 0.0 || rxy == 0.0) return t;
+    // (apart, the normal still serves a JKR contact that holds: held_apart())
+    if (rxy == 0.0 || (radius - gap <= 0.0 && !ge::holds_apart(law))) return t;
     t.normal = Vec3{-x[0] / rxy, -x[1] / rxy, 0.0};
   } else {
     const double d_lo = lo_set ? x[wallstyle] - (lo + shift) : INFINITY;
@@ -459,6 +467,15 @@ FixWallGranExact::Touch FixWallGranExact::touch(int i, double shift) const
   t.overlap = radius - gap;
   t.touching = t.overlap > 0.0;
   return t;
+}
+
+// a made JKR contact of atom i (slot 0: a plane or cylinder wall) whose surfaces are apart holds
+// down to its break overlap
+bool FixWallGranExact::held_apart(int i, const Touch &t) const
+{
+  if (!ge::holds_apart(law) || (t.normal.x == 0.0 && t.normal.y == 0.0 && t.normal.z == 0.0))
+    return false;
+  return ge::goes_on_apart(law, t.overlap, effective_radius(i, t), history[i][ge::CS_NORMAL]);
 }
 
 // the effective radius of atom i's wall contact: the pair's R_bar with R_j = R_w, the wall's
@@ -657,7 +674,7 @@ void FixWallGranExact::post_force(int vflag)
     for (int i = 0; i < atom->nlocal; i++) {
       if (!(mask[i] & groupbit)) continue;
       const Touch t = touch(i, shift);
-      if (!t.touching) {
+      if (!t.touching && !held_apart(i, t)) {
         end_contact(i);
         continue;
       }

@@ -93,6 +93,11 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   int jaeger_vertices = 0;    // where the vertices start: after the count and the law's state
   int history_width = 0;      // doubles per slot of `history`: the law's state
   bool jaeger() const { return law.tangential == ge::LAW_JAEGER; }
+  // the Hertz contact and the adhesive ones on it (jkr, dmt): they need the wall's material
+  bool hertzian() const
+  {
+    return law.normal == ge::LAW_HERTZ || law.normal == ge::LAW_JKR || law.normal == ge::LAW_DMT;
+  }
   int per_atom_doubles(int i) const;    // what pack_exchange/pack_restart write for atom i
   // what the per-atom blocks of restart files hold, written with the global restart data and
   // checked before the blocks are read (restart_layout())
@@ -132,6 +137,7 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
     // > 0 convex, < 0 concave (a region's contact radius, as LAMMPS' wall/gran/region)
     double curvature_radius = 0.0;
   };
+  bool held_apart(int i, const Touch &t) const;
   double effective_radius(int i, const Touch &t) const;
   Touch touch(int i, double shift) const;
   void check_centres_inside() const;

@@ -427,7 +427,7 @@ void PairGranularExact::warn_coarse_hertz_time_step(double mass, double radius, 
       if (!setflag[i][j] && !(setflag[i][i] && setflag[j][j])) continue;
       const Law &lw = law[i][j];
       if (lw.tangential == TANGENTIAL_JAEGER) Estar = std::fmax(Estar, 0.5 * lw.jaeger.E_hat);
-      else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HERTZ)
+      else if (lw.tangential == TANGENTIAL_CATALOGUE && ge::is_hertzian(lw.cat.normal.model))
         Estar = std::fmax(Estar, lw.cat.normal.Ebar);
     }
   const double speed = 2.0 * fastest;
@@ -443,6 +443,18 @@ void PairGranularExact::warn_coarse_hertz_time_step(double mass, double radius, 
                    "(m*^2/(R* E*^2 v))^(1/5) = {:.3g}); at least 10, better 50, keep a collision "
                    "accurate",
                    update->dt, mass, radius, speed, Estar, steps, duration);
+}
+
+// a made JKR contact whose surfaces are apart (rsq >= radsum^2) goes on down to its break overlap
+template <class Store>
+bool PairGranularExact::held_apart(Store store, int i, int jj, const Law &lw, double rsq,
+                                   double radsum) const
+{
+  if (!ge::holds_apart(lw) || !store.has(i, jj)) return false;
+  const int j = list->firstneigh[i][jj] & NEIGHMASK;
+  return ge::goes_on_apart(lw, radsum - std::sqrt(rsq),
+                           ge::effective_radius(atom->radius[i], atom->radius[j]),
+                           store.peek(i, jj)[ge::CS_NORMAL]);
 }
 
 template <class Store>
@@ -482,7 +494,7 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
       const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
       const double rsq = ge::dot(dx, dx);
       const double radsum = radius[i] + radius[j];
-      if (rsq >= radsum * radsum) {
+      if (rsq >= radsum * radsum && !held_apart(store, i, jj, lw, rsq, radsum)) {
         if (store.has(i, jj)) {
           // the contact ended: keep its work in the running totals, then forget it
           add_contact_work(lw, store.peek(i, jj), weight, ended);
@@ -683,6 +695,12 @@ void PairGranularExact::init_style()
     error->all(FLERR,
                "Pair granular/exact: the history storage cannot change between runs; define the "
                "pair style anew");
+  // JKR contacts hold after their surfaces part: LAMMPS' neighbour history keeps the pairs that
+  // are not touching at a rebuild too
+  beyond_contact = 0;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j] && ge::holds_apart(law[i][j])) beyond_contact = 1;
   create_history_fix();
   create_atom_id_fix();
   check_law_changes();
@@ -1052,13 +1070,18 @@ double PairGranularExact::init_one(int i, int j)
   law[j][i] = law[i][j];
 
   double cut = maxrad_dynamic[i] + maxrad_dynamic[j];
+  // a JKR contact holds until the surfaces are its break distance apart
+  const double reach = break_distance(law[i][j], maxrad_dynamic[i], maxrad_dynamic[j]);
+  check_skin_holds(i, j, reach);
+  cut += reach;
   if (cutoff_global > 0.0) {
     // (the neighbour lists stop at the cutoff: a contact of spheres farther apart is not seen)
     if (cutoff_global < cut && comm->me == 0)
       error->warning(FLERR,
                      "Pair granular/exact: cutoff {} is less than the largest contact distance "
-                     "of types {} {} (the sum of their largest radii, {}): overlapping spheres "
-                     "farther apart than the cutoff have no contact",
+                     "of types {} {} (the sum of their largest radii, and for jkr the break "
+                     "distance, {}): contacting spheres farther apart than the cutoff have no "
+                     "contact",
                      cutoff_global, i, j, cut);
     return cutoff_global;
   }
@@ -1069,15 +1092,56 @@ double PairGranularExact::init_one(int i, int j)
   return cut;
 }
 
+/* ----------------------------------------------------------------------
+   A made JKR contact holds until its surfaces are -delta_po apart (adhesion.hpp, J3), which
+   grows with the effective radius: the largest over the laws for two spheres of radii r1, r2.
+------------------------------------------------------------------------- */
+
+double PairGranularExact::break_distance(const Law &lw, double r1, double r2)
+{
+  if (!ge::holds_apart(lw) || !(r1 > 0.0) || !(r2 > 0.0)) return 0.0;
+  return -ge::jkr_break_overlap(lw.cat.normal.Ebar, ge::effective_radius(r1, r2),
+                                lw.cat.normal.gamma);
+}
+
+double PairGranularExact::largest_break_distance(double r1, double r2) const
+{
+  double reach = 0.0;
+  if (!allocated || !beyond_contact) return reach;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j] || (setflag[i][i] && setflag[j][j]))
+        reach = std::fmax(reach, break_distance(law[i][j], r1, r2));
+  return reach;
+}
+
+/* ----------------------------------------------------------------------
+   LAMMPS' neighbour lists of sized spheres keep the pairs closer than radius sum + skin: a JKR
+   contact of types i j whose surfaces part by up to `reach` stays listed (and keeps its
+   history through a rebuild) only if the skin is at least that
+------------------------------------------------------------------------- */
+
+void PairGranularExact::check_skin_holds(int i, int j, double reach) const
+{
+  if (reach > neighbor->skin)
+    error->all(FLERR,
+               "Pair granular/exact: JKR contacts of types {} {} hold until their surfaces are "
+               "{:.6g} apart (the break distance (3 pi^2 gamma^2 Rbar/(16 Ebar^2))^(1/3) of their "
+               "largest spheres), farther than the neighbour skin {:.6g}: LAMMPS' neighbour lists "
+               "keep sphere pairs closer than the radius sum plus the skin, so such a contact "
+               "would be lost at a rebuild. Use 'neighbor {:.3g} bin' or more",
+               i, j, reach, neighbor->skin, 1.5 * reach);
+}
+
 #if GE_LAMMPS_VERSION < 20260000
 double PairGranularExact::atom2cut(int i)
 {
-  return 2.0 * atom->radius[i];
+  return 2.0 * atom->radius[i] + largest_break_distance(atom->radius[i], atom->radius[i]);
 }
 
 double PairGranularExact::radii2cut(double r1, double r2)
 {
-  return r1 + r2;
+  return r1 + r2 + largest_break_distance(r1, r2);
 }
 #endif
 
@@ -1250,7 +1314,8 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   for (int k = 0; k < SINGLE_EXTRA; k++) svector[k] = 0.0;
   fforce = 0.0;
   const double radsum = atom->radius[i] + atom->radius[j];
-  if (rsq >= radsum * radsum) return 0.0;
+  const bool apart = rsq >= radsum * radsum;
+  if (apart && !ge::holds_apart(law[itype][jtype])) return 0.0;
 
   // find the history of the pair (i, j) in i's neighbour list
   const int jnum = list->numneigh[i];
@@ -1268,6 +1333,12 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   const double *stored = stored_state(i, found);
   if (stored == nullptr) return 0.0;
   const Law &lw = law[itype][jtype];
+  // (a made JKR contact holds down to its break overlap)
+  if (apart &&
+      !ge::goes_on_apart(lw, radsum - std::sqrt(rsq),
+                         ge::effective_radius(atom->radius[i], atom->radius[j]),
+                         stored[ge::CS_NORMAL]))
+    return 0.0;
   // the state is seen from p, the atom with the lower tag: evaluate the contact as (p, q), then
   // give the tangential force on i
   const bool i_is_p = atom->tag[i] < atom->tag[j];

@@ -79,7 +79,8 @@ class PairGranularExact : public Pair,
   static constexpr int JAEGER_FIXED_SIZE = ge::JAEGER_FIXED_SIZE;
   static constexpr int MAX_FIXED_SIZE = ge::CONTACT_STATE_MAX;
 
-  enum { NORMAL_HOOKE = ge::LAW_HOOKE, NORMAL_HERTZ = ge::LAW_HERTZ, NORMAL_HLS = ge::LAW_HLS };
+  enum { NORMAL_HOOKE = ge::LAW_HOOKE, NORMAL_HERTZ = ge::LAW_HERTZ, NORMAL_HLS = ge::LAW_HLS,
+         NORMAL_JKR = ge::LAW_JKR, NORMAL_DMT = ge::LAW_DMT };
   enum { DAMPING_NONE = ge::LAW_DAMPING_NONE, DAMPING_VISCOUS = ge::LAW_DAMPING_VISCOUS,
          DAMPING_CATALOGUE = ge::LAW_DAMPING_CATALOGUE };
   enum { TANGENTIAL_CLASSIC = ge::LAW_CLASSIC, TANGENTIAL_REFINED = ge::LAW_REFINED,
@@ -138,6 +139,12 @@ class PairGranularExact : public Pair,
   static void add_contact_work(const Law &lw, const double *history, double weight,
                                double sums[2]);
   template <class Store> void listed_work(Store store, double sums[2]) const;
+  // JKR: a made contact whose surfaces are apart holds down to its break overlap
+  template <class Store>
+  bool held_apart(Store store, int i, int jj, const Law &lw, double rsq, double radsum) const;
+  static double break_distance(const Law &lw, double r1, double r2);
+  double largest_break_distance(double r1, double r2) const;
+  void check_skin_holds(int i, int j, double reach) const;
   void listed_work(double sums[2]) const;
   bool coulomb_settings(ge::CoulombSolverSettings &settings) const;
   void check_coulomb_setup() const;

@@ -113,13 +113,17 @@ inline State mpi_state(int ranks, const std::string &vars, const std::string &ou
 struct Law {
   std::string contact, store, wall_material;
   std::string walls_at = "zplane 0 8";
+  std::vector<std::pair<std::string, std::string>> deck_variables = {};    // other index variables
 };
 
 // LAMMPS commands that run `deck_file` (up to its `run`) with `law`
 inline std::string packing_commands(const std::string &deck_file, const Law &law,
                                     const std::string &newton, int nsteps)
 {
-  return "variable newton index " + newton + "\nvariable nsteps index " + std::to_string(nsteps) +
+  std::string variables;
+  for (const auto &[name, value] : law.deck_variables)
+    variables += "variable " + name + " index " + value + "\n";
+  return variables + "variable newton index " + newton + "\nvariable nsteps index " + std::to_string(nsteps) +
       "\nvariable contact index \"" + law.contact + "\"\nvariable history index " + law.store +
       "\nvariable wall_material index \"" + law.wall_material + "\"\nvariable walls_at index \"" +
       law.walls_at + "\"\ninclude " + deck_file + "\n";
@@ -166,9 +170,10 @@ inline void expect_restart_and_mpi_invariance(const std::string &deck_file, cons
   expect_same_state(read_state(prefix + "_split"), read_state(prefix + "_restarted"), 1e-12,
                     (prefix + ": restart vs uninterrupted").c_str());
 
-  const std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +
+  std::string vars = "-var newton on -var nsteps " + std::to_string(2 * n) +
       " -var contact \"" + law.contact + "\" -var history " + law.store +
       " -var wall_material \"" + law.wall_material + "\" -var walls_at \"" + law.walls_at + "\"";
+  for (const auto &[name, value] : law.deck_variables) vars += " -var " + name + " " + value;
   int moved = 0;
   const State serial = mpi_state(1, vars, prefix + "_np1", &moved, deck_file);
   const State parallel = mpi_state(4, vars, prefix + "_np4", &moved, deck_file);

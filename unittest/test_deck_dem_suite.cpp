@@ -20,6 +20,8 @@
 //   gran/hooke/history kn NULL gn NULL mu 1 -> the linear law hooke kn damping viscous mbar gn
 //       mbar gn/2 tangential classic|refined 2kn/7 mu (LAMMPS' defaults kt = 2kn/7, gt = gn/2;
 //       its dashpots are mbar gamma v);
+//   granular dmt E damp nu coh ... -> dmt E nu coh (the same surface energy per surface, gamma =
+//       cohesion; damp 0 is damping none); its wall: `wall E nu`, the sphere's own material;
 //   granular hertz/material E en nu ... tangential mindlin NULL 0 mu -> hertz E nu damping tsuji
 //       en en tangential tti mu eta 0 (Mindlin's stiffness 8 Gbar sqrt(Rbar delta), no tangential
 //       dashpot; on a wall: `wall E nu`, the sphere's own material, which is what LAMMPS'
@@ -40,8 +42,9 @@
 //                                             covered below with the same numbers.
 //   dem06-viscous-linear-3d, dem06-nonlinear-3d  fluid drag (fix viscous, fix viscous/nonlinear):
 //                                             no contact at all, nothing of ours to test.
-//   dem08-dmt-twosphere-3d, dem08-dmt-wall-3d, dem08-jkr-twosphere-3d  adhesion (DMT/JKR): we
-//                                             have no cohesive normal model.
+//   dem08-jkr-twosphere-3d                   a trajectory regression only (no analytic_model);
+//                                             JKR's closed forms are tested in
+//                                             test_deck_adhesion.cpp.
 //   dem10-clump-3d                           multi-sphere clumps (fix rigid/small): rigid bodies
 //                                             are not supported.
 //   dem09-spin-wall-3d has no analytic_model in its YAML; the closed form LAMMPS applies to
@@ -572,4 +575,36 @@ TEST(DemSuite, Dem10AngleOfReposeInBand)
               angle);
   EXPECT_GE(angle, 15.0);
   EXPECT_LE(angle, 55.0);
+}
+
+// dem08 (test_dem_08.cpp; dem08-dmt-twosphere-3d.yaml and dem08-dmt-wall-3d.yaml, analytic_model
+// pulloff_dmt, segment 0 (run 0), tol 0.001): a DMT contact held at an overlap of 1e-5 pulls with
+// the pull-off force 4 pi gamma R_eff (the Hertz part ~ 0 there): two spheres (d 1, density 1,
+// E 1000, nu 0.3, gamma 10, R_eff 0.25) 0.99999 apart, and a sphere at z 0.49999 over the wall
+// z = 0 (R_eff 0.5).
+TEST(DemSuite, Dem08DmtPulloffForce)
+{
+  const std::string law = "dmt 1000 0.3 10 tangential spring_sliding 100 0";
+  {
+    deck::Lammps lmp;
+    lmp.command(header("lj", "f f f", "-2 2 -2 2 -2 2", 1));
+    lmp.command("create_atoms 1 single 0 0 0 units box\ncreate_atoms 1 single 0.99999 0 0 units "
+                "box\nset group all diameter 1\nset group all density 1\nneighbor 0.3 bin\n"
+                "timestep 1e-4\npair_style granular/exact\npair_coeff * * " + law +
+                "\nfix integrate all nve/sphere\nrun 0");
+    const Atom a = atom(lmp, 1);
+    expect_rel(4.0 * kPi * 10.0 * 0.25, std::sqrt(a.f[0] * a.f[0] + a.f[1] * a.f[1] + a.f[2] * a.f[2]),
+               0.001, "pulloff_dmt force, two spheres");
+    EXPECT_GT(a.f[0], 0.0) << "the force on sphere 1 must pull it towards sphere 2";
+  }
+  {
+    deck::Lammps lmp;
+    sphere_over_floor(lmp, "lj", "p p f", "-2 2 -2 2 -0.5 3", 1.0, 1.0, 0.49999, kZero, kZero, 0.0,
+                      law, "wall 1000 0.3", 1e-4, 0.3);
+    lmp.command("run 0");
+    const Atom a = atom(lmp, 1);
+    expect_rel(4.0 * kPi * 10.0 * 0.5, std::sqrt(a.f[0] * a.f[0] + a.f[1] * a.f[1] + a.f[2] * a.f[2]),
+               0.001, "pulloff_dmt force, wall");
+    EXPECT_LT(a.f[2], 0.0) << "the force must pull the sphere towards the wall";
+  }
 }

@@ -35,6 +35,7 @@ struct Family {
   const char *name;
   std::string contact;
   const char *store;
+  const char *deck_variables = "";    // more -var of the packing deck
 };
 const Family kFamilies[] = {
     {"classic", "hooke 2000 damping viscous 0.4 0.2 tangential classic 1600 0.4", "neigh"},
@@ -56,6 +57,11 @@ const Family kFamilies[] = {
      "neigh"},
     {"jaeger_yade", "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16 rolling yade beta 0.5 eta 0.3",
      "compact"},
+    // JKR adhesion, its contacts held apart down to the break (the packing loosened so that
+    // contacts part)
+    {"jkr_yade",
+     "jkr 1.8e4 0.3 20 damping tsuji en 0.8 tangential dd 0.4 rolling yade beta 0.5 eta 0.3",
+     "neigh", " -var diameter1 1.02 -var diameter2 0.99"},
 };
 
 const char *const kKokkos1 = " -k on t 1 -sf kk";
@@ -64,7 +70,7 @@ const char *const kKokkos2 = " -k on t 2 -sf kk";
 std::string packing_vars(const Family &f, int nsteps, const char *newton = "on")
 {
   return std::string("-var newton ") + newton + " -var nsteps " + std::to_string(nsteps) +
-      " -var contact \"" + f.contact + "\" -var history " + f.store;
+      " -var contact \"" + f.contact + "\" -var history " + f.store + f.deck_variables;
 }
 
 // the packing run in its own process: its state at the end

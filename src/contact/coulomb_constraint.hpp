@@ -43,11 +43,20 @@ enum class CoulombKinematics : int {
   Material = 2      // 3D eq. (20), omega x (omega x r): for comparison with the paper only
 };
 
-// The solver of one step (notes: Coulomb sweeps): at most `sweeps` projected Gauss-Seidel sweeps,
-// stopping when no contact's force changed by more than tol * mu F_n; `warm`: start from the
-// previous step's forces. `sweeps 1 warm no` is the paper's single direct pass.
+// How the contacts' forces of one step are solved together (notes: Coulomb solvers).
+enum class CoulombSolver : int {
+  GaussSeidel = 0,    // projected Gauss-Seidel sweeps, contact after contact
+  APGD = 1            // accelerated projected gradient (Nesterov, with restarts): all contacts
+                      // at once from the same totals, a diagonal (row-sum) preconditioner
+};
+
+// The solver of one step (notes: Coulomb sweeps): at most `sweeps` sweeps (Gauss-Seidel) or
+// iterations (APGD), stopping when no contact's force changed by more than tol * mu F_n; `warm`:
+// start from the previous step's forces. `sweeps 1 warm no` (Gauss-Seidel) is the paper's
+// single direct pass.
 struct CoulombSolverSettings {
   int sweeps = 20;
+  CoulombSolver solver = CoulombSolver::GaussSeidel;
   double tol = 1e-8;
   bool warm = true;
   CoulombKinematics kinematics = CoulombKinematics::Geometric;
@@ -55,7 +64,7 @@ struct CoulombSolverSettings {
 
 GE_INLINE bool same_settings(const CoulombSolverSettings &a, const CoulombSolverSettings &b)
 {
-  return a.sweeps == b.sweeps && a.tol == b.tol && a.warm == b.warm &&
+  return a.sweeps == b.sweeps && a.solver == b.solver && a.tol == b.tol && a.warm == b.warm &&
       a.kinematics == b.kinematics;
 }
 
@@ -436,6 +445,53 @@ GE_INLINE R coulomb_sweep_step(const CoulombSweepTerms<R> &t, R relax, R force[3
   coulomb_add_change(t.n, t.rho_i, t.rho_j, total_i, total_j, change);
   return (change[0] * change[0] + change[1] * change[1] + change[2] * change[2]) /
       (t.cap * t.cap);
+}
+
+// ------------------------------------------------------------------------------------------------
+// APGD (notes: Coulomb solvers). The forces F of all contacts minimise the convex
+// f(F) = F.D F/2 + c.F over the product of the friction disks, D the (tangential) Delassus
+// operator: its gradient at F is the rate s_c of every contact (coulomb_rate, acceleration
+// units), and the disks' optimality conditions are exactly stick (s = 0 inside the disk) and slip
+// (s against F on its rim). Each iteration is a projected gradient step with a diagonal
+// preconditioner, F_c <- Pi_c(y_c - s_c(y)/R_c), R_c a bound on the row of D:
+//     R_c = n_i w_i + q_i P_i + n_j w_j + q_j P_j
+// with, for each body b of the contact, n_b its number of contacts (on every process) and P_b the
+// sum of their lever arms rho, w and q the contact's coupling (CoulombCoupling): the block of D
+// between contacts c and c' on body b is at most w_b + q_{c,b} rho_{c',b} in norm, so
+// diag(R) - D is diagonally dominant, D <= diag(R), and the step 1/R_c is safe (Lipschitz
+// constant 1 in the preconditioned metric). A contact alone on its bodies has R_c = 1/m_t: the
+// step is then the Gauss-Seidel update.
+
+// R_c of a contact from its coupling and the per-body sums (count, lever-arm sum) of its two
+// bodies (a wall: zeros).
+GE_INLINE double coulomb_row_bound(const CoulombCoupling &k, double count_i, double levers_i,
+                                   double count_j, double levers_j)
+{
+  return count_i * k.w_i + k.q_i * levers_i + count_j * k.w_j + k.q_j * levers_j;
+}
+
+// The projected gradient step of one contact at y: Pi(P_n(y - s/R)), s the rate at y (from the
+// totals at y); `rate` gets s (the gradient, for the restart test), `stick` whether the trial lay
+// inside the disk.
+GE_INLINE Vec3 coulomb_gradient_step(const CoulombContact &c, const CoulombCoupling &k,
+                                     double inv_row, const Vec3 &y, const double *total_i,
+                                     const double *total_j, Vec3 &rate, bool &stick)
+{
+  rate = coulomb_rate(c, k, total_i, total_j);
+  const Vec3 trial = project_onto_plane(y - inv_row * rate, c.normal);
+  return coulomb_project(trial, c.cap, stick);
+}
+
+// The natural residual of one contact (notes: Coulomb solvers): |F - Pi(F - m_t s)|/(mu F_n),
+// s the rate at the current forces: zero exactly when the contact sticks with s = 0 inside its
+// disk or slides on its rim with s against F, whatever the other contacts do; its largest value
+// over the contacts is zero exactly on the solutions of the step's friction problem.
+GE_INLINE double coulomb_natural_residual(const CoulombContact &c, const CoulombCoupling &k,
+                                          const Vec3 &force, const Vec3 &rate)
+{
+  bool stick;
+  const Vec3 update = coulomb_update(c, k, force, rate, stick);
+  return norm(force - update) / c.cap;
 }
 
 // The stored force of the previous step as the start of this step's sweeps (warm start): onto the

@@ -19,14 +19,15 @@
 
 namespace LAMMPS_NS {
 
-// The format of the restart files this build writes; it reads formats 2 and 3 too (see
+// The format of the restart files this build writes; it reads formats 2 to 4 too (see
 // pair_granular_exact.cpp, read_restart_settings()).
-constexpr int RESTART_FORMAT = 4;
+constexpr int RESTART_FORMAT = 5;
 
 // Every field of a law, in file order: f(member) for each (int, double, bool or enum), as the
 // restart format `format` has them (format 3 added the dashpots of the Yade moments, at the end;
 // a format 2 file leaves them at 0, which was the only behaviour then; format 4 added the surface
-// energy of jkr and dmt, which no earlier file can hold).
+// energy of jkr and dmt, which no earlier file can hold; format 5 the solver of `tangential
+// coulomb`, Gauss-Seidel in every earlier file).
 template <class Law, class F> void visit_law_fields(Law &lw, F &&f, int format = RESTART_FORMAT)
 {
   f(lw.normal);
@@ -54,6 +55,7 @@ template <class Law, class F> void visit_law_fields(Law &lw, F &&f, int format =
   f(lw.coulomb.sweeps), f(lw.coulomb.tol), f(lw.coulomb.warm), f(lw.coulomb.kinematics);
   if (format >= 3) f(cat.yade.rolling.gamma), f(cat.yade.twisting.gamma);
   if (format >= 4) f(cat.normal.gamma);
+  if (format >= 5) f(lw.coulomb.solver);
 }
 
 // The number of fields visit_law_fields() names (written to the file, checked on reading).

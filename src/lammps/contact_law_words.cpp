@@ -27,7 +27,8 @@ const char *const ContactLawWords::GRAMMAR =
     "yes|no] | jaeger <mu> [approx <lambda>] [capacity <M>|exact] | sliding <mu> | viscous "
     "<eta_t> | viscous_sliding <eta_t> <mu> | spring_sliding <kt> <mu> | spring_dashpot <kt> "
     "<eta_t>|et <e_t> <mu> [maw] | dd <mu> [<eta_t>] | lth <mu> <eta_t> | zzy <mu> <eta> | tti "
-    "<mu> [eta <eta_t>] | walton_braun <kt0> <mu> | coulomb <mu> [sweeps <K>] [tol <t>] [warm "
+    "<mu> [eta <eta_t>] | walton_braun <kt0> <mu> | coulomb <mu> [solver gs|apgd] [sweeps <K>] "
+    "[tol <t>] [warm "
     "yes|no] [kinematics geometric|none|material]; then (any law) [rolling yade kr <K_b> | "
     "beta <beta> eta <eta_b> | cap none [damp <gamma_b>] [combined]] [twisting yade kr <K_tw> | "
     "beta <beta> eta <eta_tw> | cap none [damp <gamma_tw>]]";
@@ -206,7 +207,7 @@ void ContactLawWords::reject_leftover(const CoeffReader &in)
   if (in.done()) return;
   const std::string word = in.peek();
   for (const char *option : {"onset", "slip", "direction", "twirl", "projection", "approx",
-                             "capacity", "sweeps", "tol", "warm", "kinematics", "damping",
+                             "capacity", "solver", "sweeps", "tol", "warm", "kinematics", "damping",
                              "rolling", "twisting", "limit_damping"})
     if (word == option)
       in.fail("'{}' is out of place: the words go in the order <normal model> [damping ...] "
@@ -576,12 +577,21 @@ void ContactLawWords::parse_coulomb_options(CoeffReader &in, ContactLaw &lw)
     in.first_time(key, seen);
     if (key == "sweeps") {
       in.need(1, "coulomb sweeps");
-      c.sweeps = in.integer_at_least("sweeps (most Gauss-Seidel sweeps per step)", 1);
+      c.sweeps = in.integer_at_least("sweeps (most sweeps or iterations per step)", 1);
     } else if (key == "tol") {
       in.need(1, "coulomb tol");
       c.tol = in.number(
           "tol (largest force change per sweep, relative to mu F_n)",
           [](double v) { return v > 0.0 && v < 1.0; }, "in (0, 1)");
+    } else if (key == "solver") {
+      in.need(1, "coulomb solver");
+      const std::string name = in.word();
+      if (name == "gs") c.solver = ge::CoulombSolver::GaussSeidel;
+      else if (name == "apgd") c.solver = ge::CoulombSolver::APGD;
+      else
+        in.fail("coulomb solver must be 'gs' (projected Gauss-Seidel) or 'apgd' (accelerated "
+                "projected gradient), not '{}'",
+                name);
     } else if (key == "warm") {
       in.need(1, "coulomb warm");
       c.warm = in.yes_no("warm");
@@ -594,8 +604,8 @@ void ContactLawWords::parse_coulomb_options(CoeffReader &in, ContactLaw &lw)
       else
         in.fail("coulomb kinematics must be 'geometric', 'none' or 'material', not '{}'", form);
     } else {
-      in.fail("unexpected argument '{}' after 'tangential coulomb <mu>' (options: sweeps <K>, "
-              "tol <t>, warm yes|no, kinematics geometric|none|material)",
+      in.fail("unexpected argument '{}' after 'tangential coulomb <mu>' (options: solver gs|apgd, "
+              "sweeps <K>, tol <t>, warm yes|no, kinematics geometric|none|material)",
               key);
     }
   }

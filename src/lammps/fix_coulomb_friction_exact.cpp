@@ -27,7 +27,7 @@ using namespace FixConst;
 using ge::Vec3;
 
 namespace {
-constexpr int NVECTOR = 8;
+constexpr int NVECTOR = 10;
 // moment of inertia of a solid sphere, as fix nve/sphere integrates it: the tangential reduced
 // mass (Sakamaki et al. 3D eq. 24) must use the I the integrator moves the spheres with
 constexpr double SPHERE_INERTIA = 0.4;
@@ -50,11 +50,13 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   tau = 0.0;
   total = received = nullptr;
   inv_mass = inv_inertia = holders = nullptr;
+  body_sums = nullptr;
   owner_proc = owner_index = nullptr;
   owners_known = local_ghost_totals = ghost_totals = false;
   comm_mode = COMM_TOTALS;
   translating_bits = rotating_bits = immovable_bits = frozen_bits = 0;
   n_contacts = n_stuck = sweeps_used = residual = max_stuck_slip = dissipation_rate = 0.0;
+  natural_residual = stuck_velocity_after = 0.0;
   sweeps_total = solves_total = 0.0;
 
   comm_forward = 6;
@@ -77,6 +79,7 @@ FixCoulombFrictionExact::~FixCoulombFrictionExact()
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
   memory->destroy(holders);
+  memory->destroy(body_sums);
   memory->destroy(owner_proc);
   memory->destroy(owner_index);
 }
@@ -137,9 +140,11 @@ void FixCoulombFrictionExact::grow_per_atom_arrays()
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
   memory->destroy(holders);
+  memory->destroy(body_sums);
   memory->destroy(owner_proc);
   memory->destroy(owner_index);
   memory->create(total, nmax, 6, "coulomb/exact:total");
+  memory->create(body_sums, nmax, 2, "coulomb/exact:body_sums");
   memory->create(received, nmax, 6, "coulomb/exact:received");
   memory->create(inv_mass, nmax, "coulomb/exact:inv_mass");
   memory->create(inv_inertia, nmax, "coulomb/exact:inv_inertia");
@@ -220,6 +225,9 @@ void FixCoulombFrictionExact::Contacts::add_slot()
   coupling.emplace_back();
   relax.emplace_back();
   force.emplace_back();
+  y.emplace_back();
+  previous.emplace_back();
+  inv_row.emplace_back();
   branch.emplace_back();
   stick.emplace_back();
   counted.emplace_back();
@@ -229,7 +237,8 @@ void FixCoulombFrictionExact::Contacts::add_slot()
 double FixCoulombFrictionExact::Contacts::memory_usage() const
 {
   const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
-      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 2.0 * sizeof(ge::Vec3) + 2.0 +
+      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 4.0 * sizeof(ge::Vec3) +
+      sizeof(double) + 2.0 +
       sizeof(CoulombFrictionTally *);
   return per_slot * static_cast<double>(i.capacity());
 }
@@ -431,6 +440,19 @@ double FixCoulombFrictionExact::solve()
   MPI_Allreduce(&any_started, &all_started, 1, MPI_INT, MPI_MAX, world);
   if (all_started) exchange_totals();
 
+  const double res_all =
+      settings.solver == ge::CoulombSolver::APGD ? solve_apgd() : solve_gauss_seidel();
+  if (!setup_step) {
+    sweeps_total += sweeps_used;
+    solves_total += 1.0;
+  }
+  measure_residual();
+  return res_all;
+}
+
+// projected Gauss-Seidel sweeps until the largest change is below tol (or `sweeps` of them)
+double FixCoulombFrictionExact::solve_gauss_seidel()
+{
   double res_all = 0.0;
   int sweeps = 0;
   while (sweeps < settings.sweeps) {
@@ -441,11 +463,115 @@ double FixCoulombFrictionExact::solve()
     if (res_all <= settings.tol) break;
   }
   sweeps_used = sweeps;
-  if (!setup_step) {
-    sweeps_total += sweeps;
-    solves_total += 1.0;
-  }
   return res_all;
+}
+
+/* ----------------------------------------------------------------------
+   APGD (notes: Coulomb solvers; ge::coulomb_gradient_step): every contact steps from the
+   same totals, those of the point y; the forces then move on with Nesterov's momentum, which
+   restarts (O'Donoghue & Candes) when the gradient at y points against the step just taken.
+   The totals follow y (the contacts add their changes, then one exchange with the ghosts per
+   iteration, as a Gauss-Seidel sweep). A contact's step does not depend on the order of the
+   contacts or on which process holds them: the forces are the same on any number of processes
+   to roundoff. Returns the largest change of the last iteration relative to mu F_n.
+------------------------------------------------------------------------- */
+
+double FixCoulombFrictionExact::solve_apgd()
+{
+  compute_row_bounds();
+  for (int k = 0; k < ncontacts; k++) contacts.y[k] = contacts.force[k];
+  double theta = 1.0, res_all = 0.0;
+  int iterations = 0;
+  while (iterations < settings.sweeps) {
+    iterations++;
+    double sums[2] = {0.0, 0.0};    // largest change squared, gradient . step
+    for (int k = 0; k < ncontacts; k++) {
+      Vec3 rate;
+      bool stick;
+      const Vec3 next = ge::coulomb_gradient_step(contacts.c[k], contacts.coupling[k],
+                                                  contacts.inv_row[k], contacts.y[k],
+                                                  total[contacts.i[k]], totals_of_j(k), rate, stick);
+      const Vec3 change = next - contacts.y[k];
+      const double cap = contacts.c[k].cap;
+      sums[0] = std::fmax(sums[0], ge::dot(change, change) / (cap * cap));
+      sums[1] += ge::dot(rate, next - contacts.force[k]);
+      contacts.previous[k] = contacts.force[k];
+      contacts.force[k] = next;
+      contacts.stick[k] = stick;
+    }
+    double largest = 0.0, slope = 0.0;
+    MPI_Allreduce(&sums[0], &largest, 1, MPI_DOUBLE, MPI_MAX, world);
+    MPI_Allreduce(&sums[1], &slope, 1, MPI_DOUBLE, MPI_SUM, world);
+    res_all = std::sqrt(largest);
+    const bool done = res_all <= settings.tol || iterations == settings.sweeps;
+    double momentum = 0.0;
+    if (!done) {
+      if (slope > 0.0) {
+        theta = 1.0;    // restart: the step went uphill at y
+      } else {
+        const double next_theta = 0.5 * (theta * std::sqrt(theta * theta + 4.0) - theta * theta);
+        momentum = theta * (1.0 - theta) / (theta * theta + next_theta);
+        theta = next_theta;
+      }
+    }
+    // y moves to the forces plus the momentum (done: to the forces themselves); the totals follow
+    for (int k = 0; k < ncontacts; k++) {
+      const Vec3 y = contacts.force[k] + momentum * (contacts.force[k] - contacts.previous[k]);
+      add(k, y - contacts.y[k]);
+      contacts.y[k] = y;
+    }
+    exchange_totals();
+    if (done) break;
+  }
+  sweeps_used = iterations;
+  return res_all;
+}
+
+// R_c of every contact (ge::coulomb_row_bound): each body's contacts and lever arms, summed over
+// the copies of the body that contacts act on (on every process)
+void FixCoulombFrictionExact::compute_row_bounds()
+{
+  const int nall = atom->nlocal + atom->nghost;
+  for (int b = 0; b < nall; b++) body_sums[b][0] = body_sums[b][1] = 0.0;
+  for (int k = 0; k < ncontacts; k++) {
+    const int i = contacts.i[k], j = contacts.j[k];
+    body_sums[i][0] += 1.0;
+    body_sums[i][1] += contacts.c[k].rho_i;
+    if (j < 0) continue;
+    body_sums[j][0] += 1.0;
+    body_sums[j][1] += contacts.c[k].rho_j;
+  }
+  if (ghost_totals) {
+    comm_mode = COMM_BODY_SUMS;
+    comm->reverse_comm(this, 2);
+    comm->forward_comm(this, 2);
+    comm_mode = COMM_TOTALS;
+  }
+  for (int k = 0; k < ncontacts; k++) {
+    const int i = contacts.i[k], j = contacts.j[k];
+    const double row = ge::coulomb_row_bound(contacts.coupling[k], body_sums[i][0], body_sums[i][1],
+                                             j < 0 ? 0.0 : body_sums[j][0],
+                                             j < 0 ? 0.0 : body_sums[j][1]);
+    contacts.inv_row[k] = row > 0.0 ? 1.0 / row : 0.0;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   the true error of the final forces (notes: Coulomb solvers): the largest natural residual of
+   a contact, relative to mu F_n, and the largest tangential velocity a stuck contact keeps at
+   the next half step, tau |s| (both zero on a solution); from the final totals
+------------------------------------------------------------------------- */
+
+void FixCoulombFrictionExact::measure_residual()
+{
+  natural_residual = stuck_velocity_after = 0.0;
+  for (int k = 0; k < ncontacts; k++) {
+    const Vec3 rate = rate_of(k);
+    natural_residual = std::fmax(natural_residual,
+                                 ge::coulomb_natural_residual(contacts.c[k], contacts.coupling[k],
+                                                              contacts.force[k], rate));
+    if (contacts.stick[k]) stuck_velocity_after = std::fmax(stuck_velocity_after, tau * ge::norm(rate));
+  }
 }
 
 namespace {
@@ -659,6 +785,9 @@ void FixCoulombFrictionExact::solve_step(int vflag)
            [4] largest |v_t| of a stuck contact at the half step (creep indicator)
            [5] dissipation rate of the last step [6] mean sweeps per step this run
            [7] = the scalar
+           [8] the true error of the last step: the largest natural residual of a contact,
+               |F - Pi(F - m_t s)|/(mu F_n), zero exactly on a solution (measure_residual)
+           [9] the largest tangential velocity a stuck contact keeps at the next half step
 ------------------------------------------------------------------------- */
 
 double FixCoulombFrictionExact::compute_scalar()
@@ -681,6 +810,8 @@ double FixCoulombFrictionExact::compute_vector(int n)
     case 5: local = dissipation_rate; break;
     case 6: return solves_total > 0.0 ? sweeps_total / solves_total : 0.0;
     case 7: return compute_scalar();
+    case 8: local = natural_residual; op = MPI_MAX; break;
+    case 9: local = stuck_velocity_after; op = MPI_MAX; break;
     default: return 0.0;
   }
   MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, op, world);
@@ -696,6 +827,9 @@ int FixCoulombFrictionExact::pack_forward_comm(int n, int *list, double *buf, in
   for (int k = 0; k < n; k++) {
     if (comm_mode == COMM_HOLDERS) {
       buf[m++] = holders[list[k]];
+    } else if (comm_mode == COMM_BODY_SUMS) {
+      buf[m++] = body_sums[list[k]][0];
+      buf[m++] = body_sums[list[k]][1];
     } else if (comm_mode == COMM_OWNERS) {
       buf[m++] = owner_proc[list[k]];
       buf[m++] = owner_index[list[k]];
@@ -712,6 +846,9 @@ void FixCoulombFrictionExact::unpack_forward_comm(int n, int first, double *buf)
   for (int k = first; k < first + n; k++) {
     if (comm_mode == COMM_HOLDERS) {
       holders[k] = buf[m++];
+    } else if (comm_mode == COMM_BODY_SUMS) {
+      body_sums[k][0] = buf[m++];
+      body_sums[k][1] = buf[m++];
     } else if (comm_mode == COMM_OWNERS) {
       owner_proc[k] = static_cast<int>(buf[m++]);
       owner_index[k] = static_cast<int>(buf[m++]);
@@ -726,7 +863,10 @@ int FixCoulombFrictionExact::pack_reverse_comm(int n, int first, double *buf)
   int m = 0;
   for (int k = first; k < first + n; k++) {
     if (comm_mode == COMM_HOLDERS) buf[m++] = holders[k];
-    else
+    else if (comm_mode == COMM_BODY_SUMS) {
+      buf[m++] = body_sums[k][0];
+      buf[m++] = body_sums[k][1];
+    } else
       for (int c = 0; c < 6; c++) buf[m++] = total[k][c] - received[k][c];
   }
   return m;
@@ -740,7 +880,10 @@ void FixCoulombFrictionExact::unpack_reverse_comm(int n, int *list, double *buf)
   int m = 0;
   for (int k = 0; k < n; k++) {
     if (comm_mode == COMM_HOLDERS) holders[list[k]] += buf[m++];
-    else
+    else if (comm_mode == COMM_BODY_SUMS) {
+      body_sums[list[k]][0] += buf[m++];
+      body_sums[list[k]][1] += buf[m++];
+    } else
       for (int c = 0; c < 6; c++) total[list[k]][c] += buf[m++];
   }
 }
@@ -765,7 +908,8 @@ void FixCoulombFrictionExact::restart(char *buf)
 
 double FixCoulombFrictionExact::memory_usage()
 {
-  // total, received (6 each), inv_mass, inv_inertia, holders per atom; owner process and index
-  return (double) nmax * (6 + 6 + 3) * sizeof(double) + (double) nmax * 2 * sizeof(int) +
+  // total, received (6 each), inv_mass, inv_inertia, holders, body sums (2) per atom; owner
+  // process and index
+  return (double) nmax * (6 + 6 + 3 + 2) * sizeof(double) + (double) nmax * 2 * sizeof(int) +
       contacts.memory_usage();
 }

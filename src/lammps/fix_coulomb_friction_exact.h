@@ -98,6 +98,8 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<ge::CoulombCoupling> coupling;
     std::vector<double> relax;         // the share of its change a sweep applies (relaxation())
     std::vector<ge::Vec3> force;       // the current friction force on i
+    std::vector<ge::Vec3> y, previous;    // APGD: the point the totals are at, the last forces
+    std::vector<double> inv_row;       // APGD: 1/R_c, the contact's preconditioned step
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
     std::vector<char> stick;
     std::vector<char> counted;         // run setup: the last step counted this kick's dissipation
@@ -121,12 +123,13 @@ class FixCoulombFrictionExact : public Fix {
   double wall_side[6];    // the totals a wall contact writes its (unused) partner's share to
   double *inv_mass, *inv_inertia;    // 0 for bodies that do not move under forces
   double *holders;        // per atom: how many copies of it contacts act on (count_holders)
+  double **body_sums;     // per atom: its contacts on every process and their lever arms (APGD)
   // per atom: the process that owns it and its index there (find_owners)
   int *owner_proc, *owner_index;
   bool owners_known;      // since the ghosts were last made
   bool local_ghost_totals;    // a contact of this process acts on a ghost's totals this step
   bool ghost_totals;      // some contact (on any process) acts on a ghost's totals this step
-  enum { COMM_TOTALS = 0, COMM_HOLDERS = 1, COMM_OWNERS = 2 };
+  enum { COMM_TOTALS = 0, COMM_HOLDERS = 1, COMM_OWNERS = 2, COMM_BODY_SUMS = 3 };
   int comm_mode;
 
   int translating_bits;    // groups of time-integration fixes
@@ -136,6 +139,8 @@ class FixCoulombFrictionExact : public Fix {
 
   // outputs of the last solve (this process), see compute_vector()
   double n_contacts, n_stuck, sweeps_used, residual, max_stuck_slip, dissipation_rate;
+  double natural_residual;        // largest natural residual of the final forces (this process)
+  double stuck_velocity_after;    // largest tau |s| of a stuck contact (this process)
   double sweeps_total, solves_total;
 
   void grow_per_atom_arrays();
@@ -150,6 +155,10 @@ class FixCoulombFrictionExact : public Fix {
   double *totals_of_j(int k);
   ge::Vec3 rate_of(int k);
   double solve();
+  double solve_gauss_seidel();
+  double solve_apgd();
+  void compute_row_bounds();
+  void measure_residual();
   double sweep();
   double step_alone(int k);
   double step_together(int a, int b);

@@ -228,10 +228,12 @@ GE_INLINE GaussRule gauss8()
 // dissipation stays non-negative), the rest is summed. (A large slip step, as in collisions,
 // used to need ~20 panels of 8 points, 320 exponentials, to reach its end.) Most slip steps of a
 // sliding contact start with the direction already within 11 degrees of the movement (r <= 1/100
-// from x = 0): they are the series alone, with one exponential (notes: slip dissipation).
-// q_X = e^{-2X}, which the caller has.
+// from x = 0): they are the series alone, with no exponential at all (notes: slip dissipation).
+// From the caller: q_X = e^{-2X}, E_X = e^{2 beta X} and G_X = int_0^X e^{2 beta x} dx (the slip
+// stage has them in closed form: E_X = (f_n1/F_s)^2).
 GE_INLINE double slip_dissipation_integral(double X, double beta, double one_plus_c0,
-                                           double one_minus_c0, double q_X)
+                                           double one_minus_c0, double q_X, double E_X,
+                                           double G_X)
 {
   auto integrand = [&](double x) {
     const double r = one_minus_c0 * exp_of(-2.0 * x);
@@ -287,12 +289,14 @@ GE_INLINE double slip_dissipation_integral(double X, double beta, double one_plu
   // int_{x_c}^X e^{2 beta x} (1 - beta - 2 sum_{k>=1} (-1)^{k+1} r(x)^k) dx, term k:
   // [e^{2 beta x} r^k]_{x_c}^{X} / (2 beta - 2k); e^{2 beta x} r^k shrinks by r per k
   const double b2 = 2.0 * beta;
-  const double E_c = x_c > 0.0 ? std::exp(b2 * x_c) : 1.0;
   const double len = X - x_c;
-  const double em = expm1_of(b2 * len);    // e^{2 beta len} - 1
-  const double growth = (b2 * len == 0.0) ? len : em / b2;
-  double I = (x_c > 0.0 ? quadrature(x_c) : 0.0) + (1.0 - beta) * E_c * growth;
-  const double r_X = rho * q_X, E_X = E_c + E_c * em;
+  double E_c = 1.0, growth = G_X;    // e^{2 beta x_c}, int_{x_c}^X e^{2 beta x} dx
+  if (x_c > 0.0) {
+    E_c = std::exp(b2 * x_c);
+    growth = (b2 * len == 0.0) ? len : E_c * (expm1_of(b2 * len) / b2);
+  }
+  double I = (x_c > 0.0 ? quadrature(x_c) : 0.0) + (1.0 - beta) * growth;
+  const double r_X = rho * q_X;
   double t_c = E_c, t_X = E_X, sign = 1.0;
   for (int k = 1; k <= 12; ++k) {
     t_c *= r_c;
@@ -341,7 +345,8 @@ GE_INLINE Vec3 slip_with_rotation(const Vec3 &f_s, double Fs, double G, double L
   }
   // x = (k_t |d| / mu) int du / f_n(u)  (Eq. 18 in closed form)
   const double a = p.kt * dnorm / p.mu;
-  const double X = (G == 0.0) ? a * Ls / Fs : (a / G) * log1p_of(G * Ls / Fs);
+  const double u = G * Ls / Fs;    // f_n grows by the factor 1 + u over the stage
+  const double X = (G == 0.0) ? a * Ls / Fs : (a / G) * log1p_of(u);
   const Vec3 sum = e_s + dhat, diff = e_s - dhat;
   const double one_plus_c0 = 0.5 * dot(sum, sum);
   const double one_minus_c0 = 0.5 * dot(diff, diff);
@@ -355,9 +360,12 @@ GE_INLINE Vec3 slip_with_rotation(const Vec3 &f_s, double Fs, double G, double L
   // the turn happens in the tangent plane, so remove the roundoff normal to it.
   if (p.projection) e1 = project_onto_plane(e1, normal);
 
+  // f_n = F_s e^{beta x} along the stage (d f_n/dx = G f_n/a), so e^{2 beta X} = (1 + u)^2 and
+  // int_0^X e^{2 beta x} dx = (e^{2 beta X} - 1)/(2 beta) = (a L_s/F_s)(1 + u/2): no exponential
   const double beta = p.mu * G / (p.kt * dnorm);
+  const double E_X = (1.0 + u) * (1.0 + u), G_X = (a * Ls / Fs) * (1.0 + 0.5 * u);
   *dissipation += (p.mu * p.mu * Fs * Fs / p.kt) *
-      slip_dissipation_integral(X, beta, one_plus_c0, one_minus_c0, q);
+      slip_dissipation_integral(X, beta, one_plus_c0, one_minus_c0, q, E_X, G_X);
   return scale_to_length(e1, cap1);
 }
 

@@ -288,7 +288,7 @@ TEST(DeckCatalogue, BadPairCoeffIsRejected)
       {"pair_coeff 1 1 hooke 1000 damping tsuji en 0.9 tangential sliding 0.3", "tsuji"},
       {"pair_coeff 1 1 hertz 1e7 0.3 damping tsuji speed 0.9 tangential sliding 0.3", "damping tsuji expects 'en <e_n> [exact]' or 'eta <eta_n>'"},
       {"pair_coeff 1 1 hertz 1e7 0.3 damping viscous 1 2 tangential sliding 0.3", "damping viscous takes only <eta_n>"},
-      {"pair_coeff 1 1 hertz 1e7 0.3 damping restitution 0.9 tangential jaeger 0.3", "damping 'restitution' goes with the catalogue tangential models"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 damping restitution 0.9 tangential jaeger 0.3", "damping restitution requires normal hooke ('tangential jaeger' is built on the Hertz contact: it takes damping none, viscous, bshp, kk or tsuji)"},
       {"pair_coeff 1 1 hls 1000 0.9 tangential classic 800 0.5", "'tangential classic' needs the normal model 'hooke"},
       {"pair_coeff 1 1 hooke 1000 tangential sliding", "sliding"},
       {"pair_coeff 1 1 hooke 1000 tangential sliding -1", "mu"},
@@ -298,7 +298,7 @@ TEST(DeckCatalogue, BadPairCoeffIsRejected)
       {"pair_coeff 1 1 hooke 1000 tangential spring_dashpot 800 et 1.5 0.3", "e_t"},
       {"pair_coeff 1 1 hooke 1000 tangential walton_braun 0 0.3", "walton_braun"},
       {"pair_coeff 1 1 hooke 1000 tangential classic 800 0.5 limit_damping", "'limit_damping' is an option of the catalogue laws"},
-      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 limit_damping", "the jaeger law never lets the normal force attract"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 tangential jaeger 0.4 limit_damping", "the jaeger law with damping none or viscous never lets the normal force attract"},
       {"pair_coeff 1 1 hooke 1000 tangential classic 800 0.5 rolling yade kr 1 eta 0.5 damp -1", "damp (gamma, moment time per radian)"},
       {"pair_coeff 1 1 hooke 1000 tangential classic 800 0.5 rolling yade kr 1 eta 0.5 damp", "rolling yade damp"},
       {"pair_coeff 1 1 hooke 1000 tangential sliding 0.3 rolling spring 1 eta 0.5", "rolling expects the model 'yade', not 'spring'"},
@@ -972,4 +972,62 @@ TEST(DeckCatalogue, PortedRestitutionDeckMatchesLammpsGranular)
   }
   EXPECT_GT(rows, 300);
   EXPECT_LE(worst, 1e-12);
+}
+
+// The Jaeger contact takes the catalogue's dashpots built on the Hertz spring (LAMMPS'
+// hertz/material + mindlin + coeff_restitution ports to hertz E nu damping tsuji en e exact
+// tangential jaeger mu): head-on (no tangential movement) its collision is the catalogue Hertz
+// law's with the same dashpot, to roundoff (the Jaeger normal force C_H (delta/2)^{3/2} is
+// K_HZ delta^{3/2}), with bshp and tsuji, and with limit_damping (the force then never pulls,
+// and the rebound is a little faster than e); the requested restitution 0.8 to the exact form's
+// 1e-4; on a rigid wall the same (the dashpot sees the sphere's mass). damping restitution (built
+// on the linear spring) is refused.
+TEST(DeckCatalogue, JaegerTakesTheHertzDashpots)
+{
+  const double t_c = 6.0445997e-6;
+  for (const char *damping : {"tsuji en 0.8 exact", "bshp 1e-7", "tsuji en 0.8 exact|limit"}) {
+    SCOPED_TRACE(damping);
+    std::string words = damping, options;
+    if (words.find("|limit") != std::string::npos) {
+      words.resize(words.find('|'));
+      options = " limit_damping";
+    }
+    const std::string with = "hertz 70e9 0.25 damping " + words + " tangential ";
+    const Collision jaeger =
+        head_on(glass_pair(with + "jaeger 0.3" + options), t_c / 20000, 1.2 * t_c);
+    const Collision dd = head_on(glass_pair(with + "dd 0.3" + options), t_c / 20000, 1.2 * t_c);
+    std::printf("  %s: e jaeger %.12f, catalogue dd %.12f; T_c %.9g, %.9g\n", damping,
+                jaeger.restitution, dd.restitution, jaeger.duration, dd.duration);
+    EXPECT_NEAR(jaeger.restitution, dd.restitution, 1e-12);
+    EXPECT_EQ(jaeger.duration, dd.duration);
+    EXPECT_NEAR(jaeger.max_overlap / dd.max_overlap, 1.0, 1e-12);
+    if (options.empty() && words.find("tsuji") != std::string::npos)
+      EXPECT_NEAR(jaeger.restitution, 0.8, 1e-4);
+    if (!options.empty()) EXPECT_GT(jaeger.restitution, 0.8 + 1e-3);
+  }
+  // on a rigid wall: a sphere at 0.5 m/s onto z = 0 from 5e-7 m away, 25,000 steps of 3e-10 s
+  auto rebound = [](const std::string &tangential) {
+    deck::Lammps lmp;
+    const std::string law = "hertz 70e9 0.25 damping tsuji en 0.8 exact tangential " + tangential;
+    lmp.command(deck::si_sphere_box("-5e-3 5e-3 -5e-3 5e-3 0 5e-3") +
+                "create_atoms 1 single 0 0 1.0005e-3\nset group all diameter 2e-3\n"
+                "set group all density 2500\nvelocity all set 0 0 -0.5\n"
+                "pair_style granular/exact\npair_coeff * * " + law +
+                "\nfix w all wall/gran/exact " + law + " zplane 0 NULL wall rigid\n"
+                "fix integrate all nve/sphere\ntimestep 3e-10\nvariable vz equal vz[1]\n"
+                "run 25000");
+    return lmp.variable("vz");
+  };
+  const double jaeger = rebound("jaeger 0.3"), dd = rebound("dd 0.3");
+  std::printf("  rigid wall: e jaeger %.12f, catalogue dd %.12f\n", jaeger / 0.5, dd / 0.5);
+  EXPECT_NEAR(jaeger, dd, 1e-12 * 0.5);
+  EXPECT_NEAR(jaeger / 0.5, 0.8, 1e-4);
+
+  deck::Lammps lmp;
+  lmp.command(deck::kEmptyGranularBox);
+  EXPECT_NE(lmp.error_of("pair_coeff * * hertz 70e9 0.25 damping restitution 0.8 tangential "
+                         "jaeger 0.3")
+                .find("damping restitution requires normal hooke ('tangential jaeger' is built "
+                      "on the Hertz contact"),
+            std::string::npos);
 }

@@ -259,6 +259,16 @@ GE_FORCE_INLINE void jaeger_contact(const ContactLaw &law, const ContactBodies &
     if (N < 0.0) N = 0.0;
     T = T + law.linear.eta_t * project_onto_plane(vrel, n);
   }
+  // a normal dashpot of the catalogue built on the Hertz spring (bshp, kk, tsuji), with the
+  // Hertz constant of this contact, K_HZ = C_H/2^{3/2} = (4/3)(E^/2) sqrt(Rbar) (the same
+  // spheres give the catalogue's hertz force), applied as the catalogue applies it: the total may
+  // pull at the end of a rebound (so that tsuji en's restitution holds) unless limit_damping;
+  // the tangential force keeps Jaeger's own
+  if (law.damping == LAW_DAMPING_CATALOGUE && b.dt > 0.0) {
+    const DampingInput in{b.overlap, -dot(vrel, n), b.mbar, 0.0,
+                          hertz_constant(0.5 * law.jaeger.E_hat, b.rbar)};
+    N = normal_force_applied(N, damping_force(law.cat.damping, in), law.cat.limit_damping);
+  }
   // force on q = N n - T, on p the opposite; torques b x F
   r.force_i = T - N * n;
   r.torque_i = cross(bp, r.force_i);

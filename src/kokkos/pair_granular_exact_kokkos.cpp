@@ -121,7 +121,8 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
     b.radius_j = radius(j);
     if (lw.tangential == ge::LAW_CATALOGUE || lw.tangential == ge::LAW_JAEGER)
       b.rbar = ge::effective_radius(radius(i), radius(j));
-    if (lw.tangential == ge::LAW_CATALOGUE) b.mbar = catalogue_mass(i, j);
+    if (lw.tangential == ge::LAW_CATALOGUE || lw.damping == ge::LAW_DAMPING_CATALOGUE)
+      b.mbar = catalogue_mass(i, j);
     b.dt = dt;
     b.advance = advance;
     b.energies = energies;

@@ -154,6 +154,8 @@ ContactLaw ContactLawWords::parse(int narg, char **arg, int first, const char *c
   parse_law_options(in, lw);
   reject_leftover(in);
   if (lw.tangential == ge::LAW_CATALOGUE) check_catalogue_law(in, lw);
+  else if (lw.damping == ge::LAW_DAMPING_CATALOGUE && lw.tangential == ge::LAW_JAEGER)
+    check_jaeger_damping(in, lw);
   else if (lw.damping == ge::LAW_DAMPING_CATALOGUE)
     in.fail("damping '{}' goes with the catalogue tangential models; 'tangential {}' takes "
             "'damping none' or 'damping viscous <eta_n> <eta_t>'",
@@ -164,6 +166,17 @@ ContactLaw ContactLawWords::parse(int narg, char **arg, int first, const char *c
             lw.tangential == ge::LAW_JAEGER ? "jaeger" : "classic|refined");
   warn_unusual_friction(in, lw);
   return lw;
+}
+
+// The Jaeger contact takes the catalogue's dashpots built on the Hertz spring (bshp, kk, tsuji):
+// LAMMPS' hertz/material with mindlin and a restitution damping ports to them
+void ContactLawWords::check_jaeger_damping(CoeffReader &in, const ContactLaw &lw)
+{
+  in.check(ge::validate(lw.cat.damping));
+  if (const char *message = ge::validate_combination(ge::NORMAL_HERTZ, lw.cat.damping.model))
+    in.fail("{} ('tangential jaeger' is built on the Hertz contact: it takes damping none, "
+            "viscous, bshp, kk or tsuji)",
+            message);
 }
 
 // A friction coefficient above 2 is legal but rarely meant: a swapped 'classic <kt> <mu>'
@@ -193,9 +206,11 @@ void ContactLawWords::parse_law_options(CoeffReader &in, ContactLaw &lw)
   }
   if (in.next_is("limit_damping")) {
     in.word();
-    if (lw.tangential != ge::LAW_CATALOGUE)
-      in.fail("'limit_damping' is an option of the catalogue laws; the {} law never lets the "
-              "normal force attract",
+    const bool catalogue_dashpot =
+        lw.tangential == ge::LAW_JAEGER && lw.damping == ge::LAW_DAMPING_CATALOGUE;
+    if (lw.tangential != ge::LAW_CATALOGUE && !catalogue_dashpot)
+      in.fail("'limit_damping' is an option of the catalogue laws and dashpots; the {} law with "
+              "damping none or viscous never lets the normal force attract",
               lw.tangential == ge::LAW_JAEGER ? "jaeger" : "linear");
     lw.cat.limit_damping = true;
   }
@@ -779,6 +794,14 @@ ContactLaw ContactLawWords::mix(const ContactLaw &a, const ContactLaw &b) const
   m.linear.eta_n = std::sqrt(pa.eta_n * pb.eta_n);
   m.linear.eta_t = std::sqrt(pa.eta_t * pb.eta_t);
   if (a.tangential == ge::LAW_JAEGER) {
+    const ge::DampingParams &da = a.cat.damping, &db = b.cat.damping;
+    if (a.damping == ge::LAW_DAMPING_CATALOGUE &&
+        (da.model != db.model || da.eta != db.eta || da.alpha != db.alpha || da.A != db.A ||
+         da.tsuji_from_e != db.tsuji_from_e))
+      error->all(FLERR,
+                 "Pair granular/exact cannot mix 'tangential jaeger' laws with different dampings "
+                 "(its catalogue dashpots have no mixing rule); give this type pair its own "
+                 "pair_coeff");
     if (a.jaeger.lambda != b.jaeger.lambda || a.jaeger.capacity != b.jaeger.capacity)
       error->all(FLERR,
                  "Pair granular/exact cannot mix 'tangential jaeger' with different approx or "

@@ -525,7 +525,7 @@ ge::ContactBodies FixWallGranExact::bodies_of(int i, const Touch &t, bool advanc
   // the effective radius and mass only where the law reads them (a call into the pair each)
   if (law.tangential == ge::LAW_CATALOGUE || law.tangential == ge::LAW_JAEGER)
     b.rbar = effective_radius(i, t);
-  if (law.tangential == ge::LAW_CATALOGUE)
+  if (law.tangential == ge::LAW_CATALOGUE || law.damping == ge::LAW_DAMPING_CATALOGUE)
     b.mbar = pair->body_mass(i);    // m_w -> infinity (the sphere's clump, if any)
   b.dt = update->dt;
   b.advance = advance;

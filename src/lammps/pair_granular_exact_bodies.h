@@ -48,7 +48,9 @@ PairGranularExact::bodies_of(int i, int j, const ge::Vec3 &dx, double rsq, const
   b.radius_j = radius[j];
   if (lw.tangential == TANGENTIAL_CATALOGUE || lw.tangential == TANGENTIAL_JAEGER)
     b.rbar = ge::effective_radius(radius[i], radius[j]);
-  if (lw.tangential == TANGENTIAL_CATALOGUE) b.mbar = catalogue_mass(i, j);
+  // (the catalogue laws' dashpots need it, on the Jaeger contact too)
+  if (lw.tangential == TANGENTIAL_CATALOGUE || lw.damping == DAMPING_CATALOGUE)
+    b.mbar = catalogue_mass(i, j);
   b.dt = update->dt;
   b.advance = advance;
   b.energies = eflag_global != 0;    // the global vector is needed on energy steps only

@@ -57,6 +57,9 @@ const Family kFamilies[] = {
      "neigh"},
     {"jaeger_yade", "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16 rolling yade beta 0.5 eta 0.3",
      "compact"},
+    // the Jaeger contact with a catalogue dashpot (its effective mass on the device)
+    {"jaeger_tsuji", "hertz 2e4 0.3 damping tsuji en 0.8 exact tangential jaeger 0.5 capacity 16",
+     "compact"},
     // JKR adhesion, its contacts held apart down to the break (the packing loosened so that
     // contacts part)
     {"jkr_yade",

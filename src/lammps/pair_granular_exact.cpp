@@ -743,7 +743,10 @@ void PairGranularExact::check_periodic_images() const
 {
   double largest_radius = 0.0;
   for (int t = 1; t <= atom->ntypes; t++) largest_radius = MAX(largest_radius, maxrad_dynamic[t]);
-  const double reach = 2.0 * (2.0 * largest_radius);    // twice the largest contact distance
+  // twice the largest contact distance (a JKR contact holds a break distance further)
+  const double contact_distance =
+      2.0 * largest_radius + largest_break_distance(largest_radius, largest_radius);
+  const double reach = 2.0 * contact_distance;
   // the box's edge vectors (h = lx, ly, lz, yz, xz, xy)
   const double *h = domain->h;
   const double edge[3] = {h[0], std::sqrt(h[5] * h[5] + h[1] * h[1]),
@@ -755,7 +758,7 @@ void PairGranularExact::check_periodic_images() const
                  "largest contact distance ({}): a sphere could touch two images of another at "
                  "once, and their contacts would share one history; make the box longer (e.g. "
                  "replicate)",
-                 edge[d], "xyz"[d], 2.0 * largest_radius);
+                 edge[d], "xyz"[d], contact_distance);
 }
 
 /* ----------------------------------------------------------------------

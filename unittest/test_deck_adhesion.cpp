@@ -63,12 +63,11 @@ PullRecord read_pull(const std::string &path)
   return r;
 }
 
-// Sphere 2 (tag 2) driven along x at `speed` (fix move) from `x2`, sphere 1 held at the origin;
-// `law` on both; each step's overlap and pull on sphere 2 (-fx) recorded.
-PullRecord two_spheres_driven(const std::string &law, double x2, double speed, int steps)
+// Two unit spheres (LJ units, diameter 1, density 1) at x1 and x2 on the x axis of a closed box,
+// addressable by tag: the start of the two-sphere decks below.
+std::string two_spheres_at(double x1, double x2)
 {
-  deck::Lammps lmp;
-  lmp.command(R"(
+  return R"(
 units           lj
 atom_style      sphere
 atom_modify     map array
@@ -76,10 +75,19 @@ boundary        f f f
 comm_modify     vel yes
 region          box block -3 3 -2 2 -2 2 units box
 create_box      1 box
-create_atoms    1 single 0 0 0 units box
+create_atoms    1 single )" + num(x1) + R"( 0 0 units box
 create_atoms    1 single )" + num(x2) + R"( 0 0 units box
 set             group all diameter 1.0
 set             group all density 1.0
+)";
+}
+
+// Sphere 2 (tag 2) driven along x at `speed` (fix move) from `x2`, sphere 1 held at the origin;
+// `law` on both; each step's overlap and pull on sphere 2 (-fx) recorded.
+PullRecord two_spheres_driven(const std::string &law, double x2, double speed, int steps)
+{
+  deck::Lammps lmp;
+  lmp.command(two_spheres_at(0.0, x2) + R"(
 neighbor        0.3 bin
 timestep        1e-4
 group           one id 1
@@ -212,18 +220,7 @@ struct Collision {
 Collision adhesive_collision(double dt, double t_end)
 {
   deck::Lammps lmp;
-  lmp.command(R"(
-units           lj
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -3 3 -2 2 -2 2 units box
-create_box      1 box
-create_atoms    1 single -0.5005 0 0 units box
-create_atoms    1 single  0.5005 0 0 units box
-set             group all diameter 1.0
-set             group all density 1.0
+  lmp.command(two_spheres_at(-0.5005, 0.5005) + R"(
 velocity        all set 0 0 0
 set             atom 1 vx  1.0
 set             atom 2 vx -1.0
@@ -384,17 +381,7 @@ TEST(DeckAdhesion, BadAdhesiveLawIsRejected)
 TEST(DeckAdhesion, SkinShorterThanTheBreakDistanceIsAnError)
 {
   deck::Lammps lmp;
-  const std::string msg = lmp.error_of(R"(
-units           lj
-atom_style      sphere
-boundary        f f f
-comm_modify     vel yes
-region          box block -3 3 -2 2 -2 2 units box
-create_box      1 box
-create_atoms    1 single 0 0 0 units box
-create_atoms    1 single 0.99 0 0 units box
-set             group all diameter 1.0
-set             group all density 1.0
+  const std::string msg = lmp.error_of(two_spheres_at(0.0, 0.99) + R"(
 neighbor        0.01 bin
 pair_style      granular/exact
 pair_coeff      * * jkr 1000 0.3 10 tangential dd 0.3

@@ -104,8 +104,12 @@ fix             record all print 1 "${overlap} ${pull}" file )" + test_file(".pu
   return read_pull(test_file(".pull"));
 }
 
-// The same for a sphere (radius 0.5) above the rigid wall z = 0, driven along z from z0.
-PullRecord sphere_driven_from_wall(const std::string &law, double z0, double speed, int steps)
+// The same for a sphere (radius 0.5) above the rigid wall z = 0, driven along z from z0: the
+// plane `zplane 0 NULL`, or the face of a region given by `region` (its commands and the wall
+// words).
+PullRecord sphere_driven_from_wall(const std::string &law, double z0, double speed, int steps,
+                                   const std::string &region = "",
+                                   const std::string &wall = "zplane 0 NULL")
 {
   deck::Lammps lmp;
   lmp.command(R"(
@@ -123,7 +127,8 @@ neighbor        0.3 bin
 timestep        1e-4
 fix             drive all move linear 0 0 )" + num(speed) + R"(
 pair_style      granular/exact
-pair_coeff      * * )" + law + "\nfix wall all wall/gran/exact " + law + R"( zplane 0 NULL wall rigid
+pair_coeff      * * )" + law + "\n" + region + "\nfix wall all wall/gran/exact " + law + " " + wall +
+              R"( wall rigid
 variable        overlap equal 0.5-z[1]
 variable        pull equal -fz[1]
 fix             record all print 1 "${overlap} ${pull}" file )" + test_file(".pull") +
@@ -172,12 +177,21 @@ TEST(DeckAdhesion, JkrPulloffOfTwoSpheres)
 }
 
 // The same on the rigid wall (Rbar = R = 0.5, Ebar = E/(1 - nu^2)): the sphere-sphere law with
-// R_j, E_j -> infinity.
+// R_j, E_j -> infinity; and on the same plane as the face of a region (searched beyond touching
+// for the contact that holds apart), force for force.
 TEST(DeckAdhesion, JkrPulloffFromARigidWall)
 {
   const double speed = 0.05;
   const PullRecord r = sphere_driven_from_wall(jkr_law(), 0.49, speed, 12000);
   expect_jkr_pulloff(r, kEbarRigidWall, 0.5, speed * 1e-4);
+  const PullRecord face = sphere_driven_from_wall(
+      jkr_law(), 0.49, speed, 12000, "region floor plane 0 0 0 0 0 1 side in", "region floor");
+  ASSERT_EQ(face.pull.size(), r.pull.size());
+  double worst = 0.0;
+  for (size_t k = 0; k < r.pull.size(); k++)
+    worst = std::fmax(worst, std::fabs(face.pull[k] - r.pull[k]));
+  std::printf("  region face vs zplane: largest force difference %.3e\n", worst);
+  EXPECT_LE(worst, 1e-12 * 3.0 * kPi * kGamma * 0.5);
 }
 
 // Approaching spheres: no force while the surfaces are apart (JKR has no attraction at a
@@ -371,7 +385,6 @@ TEST(DeckAdhesion, BadAdhesiveLawIsRejected)
       {"pair_coeff * * dmt 1000 0.3 10 tangential dd 0.3 limit_damping", "'limit_damping' cannot go with 'dmt'"},
       {"pair_coeff * * jkr 1000 0.3 10 damping restitution 0.8 tangential dd 0.3", "damping restitution requires normal hooke"},
       {"pair_coeff * * jkr 1000 0.3 10 tangential dd 0.3\nfix w all wall/gran/exact jkr 1000 0.3 10 tangential dd 0.3 zplane 0 4", "the 'jkr' law needs the wall's material"},
-      {"pair_coeff * * jkr 1000 0.3 10 tangential dd 0.3\nregion slab block INF INF INF INF 0 4\nfix w all wall/gran/exact jkr 1000 0.3 10 tangential dd 0.3 region slab wall rigid", "'jkr' is not available on region walls"},
   };
   deck::expect_rejected(deck::kEmptyWallBox + std::string("pair_style granular/exact\n"), cases);
 }

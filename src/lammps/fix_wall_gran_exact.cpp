@@ -155,11 +155,6 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR, "Incorrect fix wall/gran/exact: the '{}' law needs the wall's material: "
                       "'wall rigid' or 'wall <E> <nu>'",
                law.normal == ge::LAW_HERTZ ? "hertz" : law.normal == ge::LAW_JKR ? "jkr" : "dmt");
-  if (wallstyle == REGION && ge::holds_apart(law))
-    error->all(FLERR, "Incorrect fix wall/gran/exact: 'jkr' is not available on region walls (a "
-                      "JKR contact holds after the sphere leaves the face, which a region's "
-                      "contact search does not report); use xplane, yplane, zplane or zcylinder "
-                      "walls, or 'dmt' on a region");
   time_origin = update->ntimestep;
 
   restart_peratom = 1;
@@ -471,11 +466,22 @@ FixWallGranExact::Touch FixWallGranExact::touch(int i, double shift) const
 
 // a made JKR contact of atom i (slot 0: a plane or cylinder wall) whose surfaces are apart holds
 // down to its break overlap
-bool FixWallGranExact::held_apart(int i, const Touch &t) const
+bool FixWallGranExact::held_apart(int i, const Touch &t, int slot) const
 {
   if (!ge::holds_apart(law) || (t.normal.x == 0.0 && t.normal.y == 0.0 && t.normal.z == 0.0))
     return false;
-  return ge::goes_on_apart(law, t.overlap, effective_radius(i, t), history[i][ge::CS_NORMAL]);
+  return ge::goes_on_apart(law, t.overlap, effective_radius(i, t),
+                           history[i][slot * history_width + ge::CS_NORMAL]);
+}
+
+// How far beyond touching a region's faces are searched for the JKR contacts that hold apart:
+// the break distance of a face whose effective radius is up to 4 R (flat: R; a concave face
+// down to a radius of curvature 4R/3); a contact on a more tightly curved concave face ends when
+// it leaves this reach, slightly before its own break distance.
+double FixWallGranExact::region_reach(double radius) const
+{
+  if (!ge::holds_apart(law)) return 0.0;
+  return -ge::jkr_break_overlap(law.cat.normal.Ebar, 4.0 * radius, law.cat.normal.gamma);
 }
 
 // the effective radius of atom i's wall contact: the pair's R_bar with R_j = R_w, the wall's
@@ -724,7 +730,8 @@ void FixWallGranExact::region_contacts(bool advance)
     if (!(mask[i] & groupbit)) continue;
     // a sphere that has left the region (its centre outside) touches none of its faces
     const int nc = region->match(x[i][0], x[i][1], x[i][2])
-                       ? region->surface(x[i][0], x[i][1], x[i][2], radius[i])
+                       ? region->surface(x[i][0], x[i][1], x[i][2],
+                                         radius[i] + region_reach(radius[i]))
                        : 0;
     if (nc > nslot)
       error->one(FLERR, "Fix wall/gran/exact: a sphere touches {} faces of region {}, more than "
@@ -732,7 +739,7 @@ void FixWallGranExact::region_contacts(bool advance)
     assign_slots(i, nc);
     for (int ic = 0; ic < nc; ic++) {
       const Touch t = region_touch(i, ic);
-      if (!t.touching) {
+      if (!t.touching && !held_apart(i, t, slot_of_contact[ic])) {
         end_slot_contact(i, slot_of_contact[ic]);
         continue;
       }
@@ -747,14 +754,15 @@ void FixWallGranExact::region_contacts(bool advance)
 }
 
 // face ic of the region (region->surface() called for atom i): no contact when the sphere does
-// not overlap it or its centre lies on the surface (no normal). The face's radius of curvature
+// not overlap it or its centre lies on the surface (no normal); a face the sphere does not
+// overlap but within the JKR reach comes with its normal, for a contact that holds apart. The face's radius of curvature
 // is the region's contact radius (R_s of a sphere, 2 R_c of a cylinder or cone side, the mean
 // curvature of the face; negative from inside); a concave face must be wider than the sphere.
 FixWallGranExact::Touch FixWallGranExact::region_touch(int i, int ic) const
 {
   const Region::Contact &c = region->contact[ic];
   const double radius = atom->radius[i];
-  if (!(c.r > 0.0) || !(c.r < radius)) return Touch{false, Vec3{0, 0, 0}, 0.0};
+  if (!(c.r > 0.0) || !(c.r < radius + region_reach(radius))) return Touch{false, Vec3{0, 0, 0}, 0.0};
   if (c.radius < 0.0 && !(-c.radius > radius))
     error->one(FLERR, "Fix wall/gran/exact: a sphere of radius {} touches a concave face of region "
                       "{} whose radius of curvature {} is not larger than the sphere's (the "
@@ -762,7 +770,8 @@ FixWallGranExact::Touch FixWallGranExact::region_touch(int i, int ic) const
                radius, region_id, -c.radius);
   // (each component divided, not multiplied by 1/r: a face along an axis then has the unit
   // normal exactly, as a plane has, instead of one whose component is 1 - 1 ulp)
-  return Touch{true, Vec3{c.delx / c.r, c.dely / c.r, c.delz / c.r}, radius - c.r, c.radius};
+  return Touch{c.r < radius, Vec3{c.delx / c.r, c.dely / c.r, c.delz / c.r}, radius - c.r,
+               c.radius};
 }
 
 // the velocity and spin of the region's material point at face ic of atom i

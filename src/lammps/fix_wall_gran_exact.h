@@ -137,7 +137,8 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
     // > 0 convex, < 0 concave (a region's contact radius, as LAMMPS' wall/gran/region)
     double curvature_radius = 0.0;
   };
-  bool held_apart(int i, const Touch &t) const;
+  bool held_apart(int i, const Touch &t, int slot = 0) const;
+  double region_reach(double radius) const;
   double effective_radius(int i, const Touch &t) const;
   Touch touch(int i, double shift) const;
   void check_centres_inside() const;

@@ -437,3 +437,32 @@ TEST(DeckAdhesion, PortedJkrDeckMatchesLammpsGranular)
   EXPECT_GT(last_held, d_po);
   EXPECT_LT(last_held - 2.5e-5, d_po);
 }
+
+// JKR walls: the packing thrown against the walls z = 0 and z = 8 (rigid) and bouncing off them,
+// so that wall contacts are made, held apart and broken; the per-atom wall histories survive a
+// restart (run N + restart + run N == run 2N) and migration (serial == 4 ranks), on the planes
+// and on the same planes as a region's faces.
+TEST(DeckAdhesion, JkrWallHistoryRestartAndMpiInvariance)
+{
+  for (const char *walls_at : {"zplane 0 8", "region slab"}) {
+    SCOPED_TRACE(walls_at);
+    packing::Law law{"jkr 1.8e4 0.3 20 tangential dd 0.4", "neigh", "wall rigid", walls_at};
+    double wall_contacts = 0.0;
+    packing::expect_restart_and_mpi_invariance(
+        packing::kWallPacking, law,
+        // (regions are not kept in restart files)
+        std::string(walls_at[0] == 'r' ? "region slab block INF INF INF INF 0 8 units box\n" : "") +
+            "fix walls all wall/gran/exact " + law.contact + " " + walls_at +
+            " wall rigid\ntimestep 0.001",
+        std::string("jkr_wall_") + (walls_at[0] == 'z' ? "plane" : "region"), 300,
+        [&](deck::Lammps &lmp) {
+          auto *count = static_cast<double *>(lammps_extract_fix(
+              lmp.handle(), "walls", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, 3, 0));
+          ASSERT_NE(count, nullptr);
+          wall_contacts = *count;
+          lammps_free(count);
+        });
+    std::printf("  %s: %g wall contacts at the end\n", walls_at, wall_contacts);
+    EXPECT_GT(wall_contacts, 20);
+  }
+}

@@ -66,15 +66,24 @@ GE_INLINE double jkr_break_overlap(double Ebar, double Rbar, double gamma)
   return -std::cbrt(3.0 * pi * pi * gamma * gamma * Rbar / (16.0 * Ebar * Ebar));
 }
 
+// The JKR forms below, written with g = sqrt(pi gamma/Ebar), the one quantity they share: a
+// caller that needs several of them for one contact computes g once (jkr_g) and calls the
+// adhesion_detail forms; the public ones take (Ebar, Rbar, gamma).
+GE_INLINE double jkr_g(double Ebar, double gamma)
+{
+  return std::sqrt(adhesion_detail::kPi * gamma / Ebar);
+}
+
+namespace adhesion_detail {
+
 // Contact radius of (J1) on its stable branch (da/d delta > 0) for delta >= delta_po. With
 // s = sqrt(a), (J1) is the quartic f(s) = s^4 - c s - d = 0, c = 2 Rbar g, d = Rbar delta. f is
 // convex for s > 0, and its root on the stable branch is at most
 // s_0 = max((2c)^{1/3}, (2 max(d, 0))^{1/4}) (if s^4 = c s + d, then s^4 <= 2 c s or s^4 <= 2 d);
 // Newton's method started there therefore falls monotonically onto the root, and stops when a
 // step no longer lowers s: the root to the last bit, in about six steps.
-GE_INLINE double jkr_contact_radius(double delta, double Ebar, double Rbar, double gamma)
+GE_INLINE double jkr_contact_radius(double delta, double Rbar, double g)
 {
-  const double g = std::sqrt(adhesion_detail::kPi * gamma / Ebar);
   const double c = 2.0 * Rbar * g, d = Rbar * delta;
   double s = std::fmax(std::cbrt(2.0 * c), std::sqrt(std::sqrt(2.0 * std::fmax(d, 0.0))));
   if (!(s > 0.0)) return 0.0;    // gamma = 0 and delta <= 0: no contact
@@ -89,32 +98,41 @@ GE_INLINE double jkr_contact_radius(double delta, double Ebar, double Rbar, doub
 }
 
 // The force (J2) at contact radius a.
-GE_INLINE double jkr_force_of_radius(double a, double Ebar, double Rbar, double gamma)
+GE_INLINE double jkr_force_of_radius(double a, double Ebar, double Rbar, double g)
 {
-  const double g = std::sqrt(adhesion_detail::kPi * gamma / Ebar);
   return 4.0 * Ebar * (a * a * a / (3.0 * Rbar) - g * a * std::sqrt(a));
 }
 
 // The energy stored in a JKR contact at contact radius a since it was made at delta = 0:
 // V = int_0^delta F d delta' = U(a) - U(a_0) with (from (J1) and (J2))
-//     U(a) = Ebar [ (8/15) a^5/Rbar^2 - (8/3) g a^{7/2}/Rbar + 2 g^2 a^2 ].            (J4)
-// V > 0 also for delta < 0: parting the surfaces works against the adhesion.
-namespace adhesion_detail {
-// U(a) of (J4)
+//     U(a) = Ebar [ (8/15) a^5/Rbar^2 - (8/3) g a^{7/2}/Rbar + 2 g^2 a^2 ],           (J4)
+// a_0^{3/2} = 2 Rbar g. V > 0 also for delta < 0: parting the surfaces works against the
+// adhesion.
 GE_INLINE double jkr_energy_U(double a, double Ebar, double Rbar, double g)
 {
   const double a2 = a * a;
   return Ebar * ((8.0 / 15.0) * a2 * a2 * a / (Rbar * Rbar) -
                  (8.0 / 3.0) * g * a2 * a * std::sqrt(a) / Rbar + 2.0 * g * g * a2);
 }
+GE_INLINE double jkr_energy_of_radius(double a, double Ebar, double Rbar, double g)
+{
+  const double a0 = std::cbrt(4.0 * Rbar * Rbar * g * g);
+  return jkr_energy_U(a, Ebar, Rbar, g) - jkr_energy_U(a0, Ebar, Rbar, g);
+}
+
 }    // namespace adhesion_detail
 
+GE_INLINE double jkr_contact_radius(double delta, double Ebar, double Rbar, double gamma)
+{
+  return adhesion_detail::jkr_contact_radius(delta, Rbar, jkr_g(Ebar, gamma));
+}
+GE_INLINE double jkr_force_of_radius(double a, double Ebar, double Rbar, double gamma)
+{
+  return adhesion_detail::jkr_force_of_radius(a, Ebar, Rbar, jkr_g(Ebar, gamma));
+}
 GE_INLINE double jkr_energy_of_radius(double a, double Ebar, double Rbar, double gamma)
 {
-  const double g = std::sqrt(adhesion_detail::kPi * gamma / Ebar);
-  const double a0 = std::cbrt(4.0 * Rbar * Rbar * g * g);    // a_0^{3/2} = 2 Rbar g
-  return adhesion_detail::jkr_energy_U(a, Ebar, Rbar, g) -
-      adhesion_detail::jkr_energy_U(a0, Ebar, Rbar, g);
+  return adhesion_detail::jkr_energy_of_radius(a, Ebar, Rbar, jkr_g(Ebar, gamma));
 }
 
 // The energy a JKR contact holds when it breaks, V(delta_po): what a cycle of making and breaking

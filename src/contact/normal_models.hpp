@@ -325,10 +325,11 @@ GE_INLINE void jkr_elastic(const NormalParams &p, double delta, double Rbar, dou
   if (!made) return;
   // (never below the break overlap, where the stable branch of (J1) ends)
   const double d = std::fmax(delta, jkr_break_overlap(p.Ebar, Rbar, p.gamma));
-  const double a = jkr_contact_radius(d, p.Ebar, Rbar, p.gamma);
-  r.F_el = jkr_force_of_radius(a, p.Ebar, Rbar, p.gamma);
+  const double g = jkr_g(p.Ebar, p.gamma);
+  const double a = adhesion_detail::jkr_contact_radius(d, Rbar, g);
+  r.F_el = adhesion_detail::jkr_force_of_radius(a, p.Ebar, Rbar, g);
   r.hertz_overlap = a * a / Rbar;
-  r.energy = jkr_energy_of_radius(a, p.Ebar, Rbar, p.gamma);
+  r.energy = adhesion_detail::jkr_energy_of_radius(a, p.Ebar, Rbar, g);
 }
 
 // Elastic force of one contact. state: normal_state_size(p.model) doubles owned by the caller

@@ -185,13 +185,22 @@ inline std::string num(double x)
   return buf;
 }
 
-// The start of the small SI decks: finite spheres in a closed box `block` (xlo xhi ylo yhi zlo
-// zhi) with `types` atom types, atoms addressable by tag, ghost velocities on.
-inline std::string si_sphere_box(const std::string &block, int types = 1)
+// The start of the small decks: finite spheres in a closed box `block` (xlo xhi ylo yhi zlo
+// zhi, and region options) with `types` atom types, atoms addressable by tag, ghost velocities
+// on; in SI or LJ units.
+inline std::string sphere_box(const std::string &units, const std::string &block, int types)
 {
-  return "units si\natom_style sphere\natom_modify map array\nboundary f f f\n"
+  return "units " + units + "\natom_style sphere\natom_modify map array\nboundary f f f\n"
          "comm_modify vel yes\nregion box block " + block + "\ncreate_box " +
       std::to_string(types) + " box\n";
+}
+inline std::string si_sphere_box(const std::string &block, int types = 1)
+{
+  return sphere_box("si", block, types);
+}
+inline std::string lj_sphere_box(const std::string &block, int types = 1)
+{
+  return sphere_box("lj", block, types);
 }
 
 // Two unit spheres (LJ units, diameter and mass 1) 1.2 apart meeting head-on at relative speed 1
@@ -200,14 +209,7 @@ inline std::string si_sphere_box(const std::string &block, int types = 1)
 inline std::string head_on_collision(const std::string &law, double dt,
                                      const std::string &record_file)
 {
-  return R"(
-units           lj
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -3 3 -3 3 -3 3
-create_box      1 box
+  return lj_sphere_box("-3 3 -3 3 -3 3") + R"(
 create_atoms    1 single -0.6 0 0
 create_atoms    1 single  0.6 0 0
 set             group all diameter 1.0
@@ -239,6 +241,18 @@ inline int run_mpi(int nprocs, const std::string &deck, const std::string &vars,
       " " GE_MPIEXEC_FLAGS " " GE_LMP_PATH " -nocite -screen none -log " + log + " -in " +
       deck + " " + vars + " > " + log + ".out 2>&1";
   return std::system(cmd.c_str());
+}
+
+// Run examples/<example>/<input> with build/lmp in the example's own directory (where it writes
+// its data files); its screen output goes to <test work dir>/<example>.out (the returned path).
+// *status: the exit status.
+inline std::string run_example(const std::string &example, const std::string &input, int *status)
+{
+  const std::string out = std::string(GE_TEST_WORK_DIR) + "/" + example + ".out";
+  const std::string cmd = "cd " + source_path("examples/" + example) + " && timeout 250 " +
+      GE_LMP_PATH + " -nocite -log none -in " + input + " > " + out + " 2>&1";
+  *status = std::system(cmd.c_str());
+  return out;
 }
 
 // An empty two-type box (LJ units) with pair granular/exact defined and no pair_coeff: the

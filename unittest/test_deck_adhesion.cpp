@@ -67,14 +67,7 @@ PullRecord read_pull(const std::string &path)
 // addressable by tag: the start of the two-sphere decks below.
 std::string two_spheres_at(double x1, double x2)
 {
-  return R"(
-units           lj
-atom_style      sphere
-atom_modify     map array
-boundary        f f f
-comm_modify     vel yes
-region          box block -3 3 -2 2 -2 2 units box
-create_box      1 box
+  return deck::lj_sphere_box("-3 3 -2 2 -2 2 units box") + R"(
 create_atoms    1 single )" + num(x1) + R"( 0 0 units box
 create_atoms    1 single )" + num(x2) + R"( 0 0 units box
 set             group all diameter 1.0
@@ -412,11 +405,10 @@ run             0
 // the flat minimum), and the break at delta_po within the sampling.
 TEST(DeckAdhesion, PortedJkrDeckMatchesLammpsGranular)
 {
+  int status = 0;
+  const std::string out = deck::run_example("jkr_pulloff", "in.jkr_pulloff", &status);
+  ASSERT_EQ(status, 0) << "see " << out;
   const std::string dir = deck::source_path("examples/jkr_pulloff");
-  const std::string cmd = "cd " + dir + " && timeout 250 " GE_LMP_PATH
-                          " -nocite -log none -in in.jkr_pulloff > " +
-      std::string(GE_TEST_WORK_DIR) + "/jkr_pulloff.out 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   const auto lammps = read_rows(dir + "/granular.dat"), ported = read_rows(dir + "/exact.dat");
   ASSERT_EQ(lammps.size(), ported.size());
   ASSERT_GT(lammps.size(), 5000u);

@@ -94,10 +94,7 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   int history_width = 0;      // doubles per slot of `history`: the law's state
   bool jaeger() const { return law.tangential == ge::LAW_JAEGER; }
   // the Hertz contact and the adhesive ones on it (jkr, dmt): they need the wall's material
-  bool hertzian() const
-  {
-    return law.normal == ge::LAW_HERTZ || law.normal == ge::LAW_JKR || law.normal == ge::LAW_DMT;
-  }
+  bool hertzian() const { return ge::is_hertzian(law.cat.normal.model); }
   int per_atom_doubles(int i) const;    // what pack_exchange/pack_restart write for atom i
   // what the per-atom blocks of restart files hold, written with the global restart data and
   // checked before the blocks are read (restart_layout())

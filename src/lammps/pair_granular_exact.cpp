@@ -375,6 +375,14 @@ void PairGranularExact::warn_large_overlaps()
                    100.0 * all);
 }
 
+// the laws of the type pairs that have one (for_each_law() in the header)
+template <class F> void PairGranularExact::for_each_law(F f) const
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j] || (setflag[i][i] && setflag[j][j])) f(law[i][j]);
+}
+
 /* ----------------------------------------------------------------------
    a time step that resolves a linear-spring contact in fewer than 10
    steps (the undamped contact duration T_c = pi sqrt(m/(2 k)) of two of the lightest spheres,
@@ -386,17 +394,13 @@ void PairGranularExact::warn_large_overlaps()
 void PairGranularExact::warn_coarse_time_step(double lightest)
 {
   double k = 0.0;
-  const int n = atom->ntypes;
-  for (int i = 1; i <= n; i++)
-    for (int j = i; j <= n; j++) {
-      if (!setflag[i][j] && !(setflag[i][i] && setflag[j][j])) continue;
-      const Law &lw = law[i][j];
-      if (ge::is_linear(lw)) k = std::fmax(k, lw.linear.kn);
-      else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HOOKE)
-        k = std::fmax(k, lw.cat.normal.hooke.kn);
-      else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HLS)
-        k = std::fmax(k, lw.cat.normal.hls.kU0);
-    }
+  for_each_law([&k](const Law &lw) {
+    if (ge::is_linear(lw)) k = std::fmax(k, lw.linear.kn);
+    else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HOOKE)
+      k = std::fmax(k, lw.cat.normal.hooke.kn);
+    else if (lw.tangential == TANGENTIAL_CATALOGUE && lw.normal == NORMAL_HLS)
+      k = std::fmax(k, lw.cat.normal.hls.kU0);
+  });
   if (!(k > 0.0) || !std::isfinite(lightest)) return;
   // (LAMMPS integrates m dv/dt = ftm2v f: omega^2 = ftm2v k / m_eff, m_eff = m/2)
   const double duration = M_PI * std::sqrt(0.5 * lightest / (force->ftm2v * k));
@@ -421,15 +425,11 @@ void PairGranularExact::warn_coarse_time_step(double lightest)
 void PairGranularExact::warn_coarse_hertz_time_step(double mass, double radius, double fastest)
 {
   double Estar = 0.0;
-  const int n = atom->ntypes;
-  for (int i = 1; i <= n; i++)
-    for (int j = i; j <= n; j++) {
-      if (!setflag[i][j] && !(setflag[i][i] && setflag[j][j])) continue;
-      const Law &lw = law[i][j];
-      if (lw.tangential == TANGENTIAL_JAEGER) Estar = std::fmax(Estar, 0.5 * lw.jaeger.E_hat);
-      else if (lw.tangential == TANGENTIAL_CATALOGUE && ge::is_hertzian(lw.cat.normal.model))
-        Estar = std::fmax(Estar, lw.cat.normal.Ebar);
-    }
+  for_each_law([&Estar](const Law &lw) {
+    if (lw.tangential == TANGENTIAL_JAEGER) Estar = std::fmax(Estar, 0.5 * lw.jaeger.E_hat);
+    else if (lw.tangential == TANGENTIAL_CATALOGUE && ge::is_hertzian(lw.cat.normal.model))
+      Estar = std::fmax(Estar, lw.cat.normal.Ebar);
+  });
   const double speed = 2.0 * fastest;
   if (!(Estar > 0.0) || !(speed > 0.0) || !std::isfinite(mass)) return;
   const double mstar = 0.5 * mass / force->ftm2v, Rstar = 0.5 * radius;
@@ -447,11 +447,10 @@ void PairGranularExact::warn_coarse_hertz_time_step(double mass, double radius, 
 
 // a made JKR contact whose surfaces are apart (rsq >= radsum^2) goes on down to its break overlap
 template <class Store>
-bool PairGranularExact::held_apart(Store store, int i, int jj, const Law &lw, double rsq,
+bool PairGranularExact::held_apart(Store store, int i, int jj, int j, const Law &lw, double rsq,
                                    double radsum) const
 {
   if (!ge::holds_apart(lw) || !store.has(i, jj)) return false;
-  const int j = list->firstneigh[i][jj] & NEIGHMASK;
   return ge::goes_on_apart(lw, radsum - std::sqrt(rsq),
                            ge::effective_radius(atom->radius[i], atom->radius[j]),
                            store.peek(i, jj)[ge::CS_NORMAL]);
@@ -494,7 +493,7 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
       const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
       const double rsq = ge::dot(dx, dx);
       const double radsum = radius[i] + radius[j];
-      if (rsq >= radsum * radsum && !held_apart(store, i, jj, lw, rsq, radsum)) {
+      if (rsq >= radsum * radsum && !held_apart(store, i, jj, j, lw, rsq, radsum)) {
         if (store.has(i, jj)) {
           // the contact ended: keep its work in the running totals, then forget it
           add_contact_work(lw, store.peek(i, jj), weight, ended);
@@ -1111,10 +1110,7 @@ double PairGranularExact::largest_break_distance(double r1, double r2) const
 {
   double reach = 0.0;
   if (!allocated || !beyond_contact) return reach;
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++)
-      if (setflag[i][j] || (setflag[i][i] && setflag[j][j]))
-        reach = std::fmax(reach, break_distance(law[i][j], r1, r2));
+  for_each_law([&](const Law &lw) { reach = std::fmax(reach, break_distance(lw, r1, r2)); });
   return reach;
 }
 

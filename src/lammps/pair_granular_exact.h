@@ -141,7 +141,8 @@ class PairGranularExact : public Pair,
   template <class Store> void listed_work(Store store, double sums[2]) const;
   // JKR: a made contact whose surfaces are apart holds down to its break overlap
   template <class Store>
-  bool held_apart(Store store, int i, int jj, const Law &lw, double rsq, double radsum) const;
+  bool held_apart(Store store, int i, int jj, int j, const Law &lw, double rsq,
+                  double radsum) const;
   static double break_distance(const Law &lw, double r1, double r2);
   double largest_break_distance(double r1, double r2) const;
   void check_skin_holds(int i, int j, double reach) const;
@@ -168,6 +169,9 @@ class PairGranularExact : public Pair,
   void single_jaeger(int p, int q, const Law &lw, const double *state, double rsq,
                      double &fforce);
   bool any_law(int tangential) const;
+  // f(law) for every type pair i <= j that has a law: given by pair_coeff, or to be mixed from
+  // its two types' laws (the setup checks look at the laws before init_one() has mixed them)
+  template <class F> void for_each_law(F f) const;    // (pair_granular_exact.cpp)
   ge::ContactBodies bodies_of(int i, int j, const ge::Vec3 &dx, double rsq, const Law &lw,
                               bool advance) const;
   void apply_contact(int i, int j, const ge::ContactResult &r, bool i_is_p, const ge::Vec3 &dx);

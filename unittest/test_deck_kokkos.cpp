@@ -241,6 +241,45 @@ TEST(DeckKokkos, OneThreadEqualsTheHostStyleBitForBit)
   }
 }
 
+// The contacts' work is tracked on the device as on the host: only while an output reads it.
+// The refined packing under /kk without the outputs that read it (compute pair, pair/local)
+// moves exactly as with them, and its contacts hold no work.
+TEST(DeckKokkos, UntrackedWorkChangesNoForce)
+{
+  GE_NEEDS_KOKKOS();
+  const Family &f = kFamilies[1];
+  ASSERT_EQ(std::string(f.name), "refined");
+  const std::string outputs = "compute contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9\n"
+                              "compute ids all property/local patom1 patom2\n";
+  packing::State states[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string out = k ? "work_unread_kk" : "work_read_kk";
+    std::string text = "variable packing_dir index " + packing::kDecks + "\ninclude " +
+        packing::kPacking + "\n";
+    if (k)
+      text += "uncompute contacts\nuncompute ids\nuncompute totals\nthermo_style custom step ke\n";
+    text += "run ${nsteps}\n";
+    if (k) text += outputs;
+    text += "run 0 post no\ninclude " + packing::kWriteState + "\n";
+    run_deck(out, text, packing_vars(f, 200) + kKokkos1 + " -var out " + out);
+    EXPECT_NE(deck::read_text(out + ".log").find("(1) pair granular/exact/kk,"),
+              std::string::npos);
+    states[k] = packing::read_state(out);
+  }
+  ASSERT_GT(states[0].pairs.size(), 1000u);
+  EXPECT_EQ(deck::max_relative_difference(states[0].atoms, states[1].atoms), 0.0);
+  double largest_work = 0.0;
+  for (auto &[ids, row] : states[1].pairs) {
+    EXPECT_EQ(row[2], 0.0);
+    EXPECT_EQ(row[4], 0.0);
+    largest_work = std::max(largest_work, std::fabs(states[0].pairs[ids][4]));
+    row[2] = states[0].pairs[ids][2];
+    row[4] = states[0].pairs[ids][4];
+  }
+  EXPECT_GT(largest_work, 0.0);
+  EXPECT_EQ(deck::max_relative_difference(states[0].pairs, states[1].pairs), 0.0);
+}
+
 // The package's wall fix is a host fix beside the /kk pair style (LAMMPS copies the atom data
 // between the execution space and the host for it): the packing thrown against two walls runs
 // as with the host pair style, bit for bit on one thread, for a stateful catalogue law with Yade

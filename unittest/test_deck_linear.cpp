@@ -138,6 +138,17 @@ TEST(DeckLinear, BadPairCoeffIsRejected)
     EXPECT_NE(lmp.error_of("pair_style granular/exact history neigh history compact")
                   .find("'history' is given twice"),
               std::string::npos);
+    EXPECT_NE(lmp.error_of("pair_style granular/exact work no")
+                  .find("work no: expected 'auto' (track the contacts' work and dissipation "
+                        "while an output reads them, the default) or 'yes' (always)"),
+              std::string::npos);
+    EXPECT_NE(lmp.error_of("pair_style granular/exact work").find("work (nothing): expected"),
+              std::string::npos);
+    EXPECT_NE(lmp.error_of("pair_style granular/exact work yes work auto")
+                  .find("'work' is given twice"),
+              std::string::npos);
+    EXPECT_NE(lmp.error_of("pair_style granular/exact works yes").find("[work auto|yes]"),
+              std::string::npos);
   }
   {
     // types with different models are not mixed silently
@@ -416,6 +427,118 @@ TEST(DeckLinear, PairLocalDoesNotChangeHistory)
     states[k] = read_state(k ? "with_pair_local" : "without_pair_local");
   }
   expect_same_state(states[0], states[1], 0.0, "with vs without pair/local every step");
+}
+
+namespace {
+
+// the packing's outputs that read the contacts' work (compute pair, compute pair/local) taken
+// away, and put back
+const char *const kNoWorkOutputs =
+    "uncompute contacts\nuncompute ids\nuncompute totals\nthermo_style custom step ke\n";
+const char *const kWorkOutputs = R"(
+compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
+compute         ids all property/local patom1 patom2
+compute         totals all pair granular/exact
+thermo_style    custom step ke c_totals[3] c_totals[4]
+)";
+
+// the contact columns of a state without p3 (dissipation) and p5 (tangential work)
+State without_work_columns(State s)
+{
+  for (auto &[ids, row] : s.pairs) {
+    row.erase(row.begin() + 4);
+    row.erase(row.begin() + 2);
+  }
+  return s;
+}
+
+}    // namespace
+
+// The contacts' work and dissipation feed no force; they are tracked while an output reads
+// them (compute pair, compute pair/local) or with 'work yes'. A sheared refined packing run
+// without such outputs moves exactly as with them (atoms and every other contact value bit for
+// bit) and holds no work; outputs defined after it warn with the steps whose work is missing.
+// With 'work yes' and no outputs, outputs defined at the end read the same work, bit for bit,
+// as a run that had them from the start.
+TEST(DeckLinear, WorkIsTrackedWhileAnOutputReadsIt)
+{
+  const int n = 300;
+  const std::string run = "\nrun " + std::to_string(n) + "\n";
+  std::vector<double> totals[3];
+  const std::string names[3] = {"work_read", "work_unread", "work_yes"};
+  for (int k = 0; k < 3; ++k) {
+    deck::Lammps lmp("log." + names[k]);
+    const std::string history = k == 2 ? "\"neigh work yes\"" : "neigh";
+    lmp.command(packing_vars("on", n, "none", "refined 1600 0.4", history) + "include " +
+                kPacking + "\n" + (k > 0 ? kNoWorkOutputs : ""));
+    // (every run ends with a run 0: its setup sums the forces in another order)
+    lmp.command(run + (k > 0 ? kWorkOutputs : "") + "run 0");
+    write_state(lmp, names[k]);
+    totals[k] = pair_totals(lmp);
+  }
+  const State read = read_state(names[0]), unread = read_state(names[1]),
+              always = read_state(names[2]);
+  expect_same_state(read, always, 0.0, "work yes vs outputs from the start");
+  expect_same_state(without_work_columns(read), without_work_columns(unread), 0.0,
+                    "without vs with outputs, other than the work");
+  for (const auto &[ids, row] : unread.pairs) {
+    ASSERT_EQ(row[2], 0.0);
+    ASSERT_EQ(row[4], 0.0);
+  }
+  ASSERT_EQ(totals[0].size(), 17u);
+  std::printf("  tangential work %.15g, dissipation %.15g (outputs from the start); %.15g, "
+              "%.15g (work yes); %g, %g (no outputs)\n",
+              totals[0][2], totals[0][3], totals[2][2], totals[2][3], totals[1][2], totals[1][3]);
+  EXPECT_GT(totals[0][3], 0.0);
+  EXPECT_EQ(totals[2][2], totals[0][2]);
+  EXPECT_EQ(totals[2][3], totals[0][3]);
+  EXPECT_EQ(totals[1][2], 0.0);
+  EXPECT_EQ(totals[1][3], 0.0);
+  const std::string gap = "none did in steps 1 to " + std::to_string(n);
+  EXPECT_NE(deck::read_text("log.work_unread").find(gap), std::string::npos);
+  EXPECT_EQ(deck::read_text("log.work_yes").find("none did in steps"), std::string::npos);
+  EXPECT_EQ(deck::read_text("log.work_read").find("none did in steps"), std::string::npos);
+}
+
+// Restart files keep 'work yes' and the steps whose work was not tracked: continued from a file
+// written without outputs, the outputs warn about those steps; with 'work yes' they read the
+// work of the whole run (as the uninterrupted run with outputs, to roundoff), without a warning.
+TEST(DeckLinear, RestartKeepsTheUntrackedWorkSteps)
+{
+  const int n = 150;
+  std::vector<double> totals[3];
+  {
+    deck::Lammps lmp;
+    lmp.command(packing_vars("on", 2 * n, "none", "refined 1600 0.4") + "include " + kPacking +
+                "\nrun " + std::to_string(2 * n));
+    totals[0] = pair_totals(lmp);
+  }
+  for (int k = 1; k < 3; ++k) {
+    const std::string history = k == 2 ? "\"neigh work yes\"" : "neigh";
+    const std::string name = k == 2 ? "work_yes" : "work_auto";
+    {
+      deck::Lammps lmp;
+      lmp.command(packing_vars("on", n, "none", "refined 1600 0.4", history) + "include " +
+                  kPacking + "\n" + kNoWorkOutputs + "run " + std::to_string(n) +
+                  "\nwrite_restart " + name + ".restart");
+    }
+    deck::Lammps lmp("log.restarted_" + name);
+    lmp.command(restarted_packing(name + ".restart") +
+                "compute totals all pair granular/exact\nthermo_style custom step c_totals[3]\n"
+                "run " + std::to_string(n));
+    totals[k] = pair_totals(lmp);
+  }
+  std::printf("  dissipation %.15g (uninterrupted, outputs from the start), %.15g (restarted, "
+              "work auto), %.15g (restarted, work yes)\n",
+              totals[0][3], totals[1][3], totals[2][3]);
+  const std::string warned = deck::read_text("log.restarted_work_auto");
+  EXPECT_NE(warned.find("none did in steps 1 to " + std::to_string(n)), std::string::npos);
+  EXPECT_EQ(deck::read_text("log.restarted_work_yes").find("none did in steps"),
+            std::string::npos);
+  for (int m : {2, 3}) {
+    EXPECT_NEAR(totals[2][m], totals[0][m], 1e-12 * std::fabs(totals[0][m]));
+    EXPECT_LT(totals[1][m], 0.9 * totals[0][m]) << "the first half's work is missing";
+  }
 }
 
 // A run split by a run boundary, or by write_restart + read_restart in a fresh LAMMPS, equals the

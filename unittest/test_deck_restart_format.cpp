@@ -94,40 +94,46 @@ TEST(DeckRestartFormat, OtherFormatsAndLayoutsStopWithAnError)
   EXPECT_THAT(error_reading("old.restart"),
               testing::HasSubstr("was written by a GRANULAR-EXACT from before restart format 2"));
 
-  write_file("format6.restart", with_int(layout, 6));
-  EXPECT_THAT(error_reading("format6.restart"),
-              testing::HasSubstr("has restart format 6; this version reads formats 2 to 5"));
+  write_file("format7.restart", with_int(layout, 7));
+  EXPECT_THAT(error_reading("format7.restart"),
+              testing::HasSubstr("has restart format 7; this version reads formats 2 to 6"));
 
   write_file("values12.restart", with_int(layout + 2 * sizeof(int), 12));
   EXPECT_THAT(error_reading("values12.restart"),
               testing::HasSubstr("per-contact layout (format, history store, values per contact, "
                                  "catalogue state, Jaeger fixed part, doubles per vertex, law "
-                                 "fields) = (5, 0, 12,"));
+                                 "fields) = (6, 0, 12,"));
 
   write_file("fields.restart", with_int(layout + 6 * sizeof(int), 7));
   EXPECT_THAT(error_reading("fields.restart"),
-              testing::HasSubstr("is not this build's (5, 0, 11,"));
+              testing::HasSubstr("is not this build's (6, 0, 11,"));
 }
 
-// A file of an older restart format, made from one of this build's format (5) by taking out
-// what the later formats added: format 4 lacks the solver of `tangential coulomb` (the last law
-// field), format 3 also the surface energy of jkr and dmt (the field before), format 2 also the
-// Yade moments' dashpots (the two fields before) and the store width (the layout's last value).
-// Each of the removed fields must be 0 in `valid`.
+// A file of an older restart format, made from one of this build's format (6) by taking out
+// what the later formats added: format 5 lacks the work settings after the cutoff ('work yes',
+// 0 in `valid`, and the steps whose work was not tracked), format 4 also the solver of
+// `tangential coulomb` (the last law field), format 3 also the surface energy of jkr and dmt
+// (the field before), format 2 also the Yade moments' dashpots (the two fields before) and the
+// store width (the layout's last value). Each of the removed fields must be 0 in `valid`.
 static std::vector<char> older_format(const std::vector<char> &valid, int format)
 {
   const size_t at = mark_offset(valid);
   EXPECT_NE(at, std::string::npos);
   int n = 0;
   std::memcpy(&n, valid.data() + at + sizeof(double), sizeof(int));
-  EXPECT_EQ(n, 8) << "format 5 layout: 8 values";
+  EXPECT_EQ(n, 8) << "format 6 layout: 8 values";
   const size_t layout = at + sizeof(double) + sizeof(int);
   int nfields = 0;
   std::memcpy(&nfields, valid.data() + layout + 6 * sizeof(int), sizeof(int));
-  // the pair data: [mark][n][layout: n ints][cutoff][setflag][fields] (one type)
+  // the pair data: [mark][n][layout: n ints][cutoff][work: 3 doubles][setflag][fields] (one
+  // type)
   const size_t cutoff = layout + n * sizeof(int);
-  const size_t fields = cutoff + sizeof(double) + sizeof(int);
-  const int removed = format == 4 ? 1 : format == 3 ? 2 : 4;
+  const size_t work = cutoff + sizeof(double);
+  const size_t fields = work + 3 * sizeof(double) + sizeof(int);
+  double work_yes = 1.0;
+  std::memcpy(&work_yes, valid.data() + work, sizeof(double));
+  EXPECT_EQ(work_yes, 0.0) << "no 'work yes' in the file the older ones are made from";
+  const int removed = format == 5 ? 0 : format == 4 ? 1 : format == 3 ? 2 : 4;
   const int n_old = format >= 3 ? 8 : 7, nfields_old = nfields - removed;
   std::vector<char> old(valid.begin(), valid.begin() + layout);
   std::memcpy(old.data() + at + sizeof(double), &n_old, sizeof(int));
@@ -136,7 +142,8 @@ static std::vector<char> older_format(const std::vector<char> &valid, int format
   append(valid.data() + layout + sizeof(int), 5 * sizeof(int));
   append(reinterpret_cast<const char *>(&nfields_old), sizeof(int));
   if (n_old == 8) append(valid.data() + layout + 7 * sizeof(int), sizeof(int));    // store width
-  append(valid.data() + cutoff, sizeof(double) + sizeof(int));
+  append(valid.data() + cutoff, sizeof(double));
+  append(valid.data() + work + 3 * sizeof(double), sizeof(int));    // setflag
   for (int k = nfields - removed; k < nfields; k++) {
     double value;
     std::memcpy(&value, valid.data() + fields + k * sizeof(double), sizeof(double));
@@ -147,24 +154,26 @@ static std::vector<char> older_format(const std::vector<char> &valid, int format
   return old;
 }
 
-// Files of restart formats 2 to 4 are still read: the two spheres continue from them exactly as
-// from the format 5 file of the same run (the fields the older files lack are 0 there: no
-// dashpots on the Yade moments, no adhesion, the Gauss-Seidel solver).
-TEST(DeckRestartFormat, Format2To4FilesAreStillRead)
+// Files of restart formats 2 to 5 are still read: the two spheres continue from them exactly as
+// from the format 6 file of the same run (the fields the older files lack are 0 there: no
+// dashpots on the Yade moments, no adhesion, the Gauss-Seidel solver, work tracked as the
+// outputs ask).
+TEST(DeckRestartFormat, Format2To5FilesAreStillRead)
 {
   // two spheres pressed together and sheared: a contact with a tangential history
-  write_two_spheres("valid5.restart",
+  write_two_spheres("valid6.restart",
                     "velocity all set 0 0 0\nset atom 1 vz 0.05 vx 0.02\nset atom 2 vz -0.05",
                     "1e-7", 20);
-  const std::vector<char> valid = read_file("valid5.restart");
+  const std::vector<char> valid = read_file("valid6.restart");
   write_file("format2.restart", older_format(valid, 2));
   write_file("format3.restart", older_format(valid, 3));
   write_file("format4.restart", older_format(valid, 4));
+  write_file("format5.restart", older_format(valid, 5));
 
-  std::vector<double> x[4];
-  const char *files[4] = {"valid5.restart", "format2.restart", "format3.restart",
-                          "format4.restart"};
-  for (int k = 0; k < 4; k++) {
+  std::vector<double> x[5];
+  const char *files[5] = {"valid6.restart", "format2.restart", "format3.restart",
+                          "format4.restart", "format5.restart"};
+  for (int k = 0; k < 5; k++) {
     deck::Lammps lmp;
     lmp.command(std::string("read_restart ") + files[k] +
                 "\ncomm_modify vel yes\nfix integrate all nve/sphere\nrun 2");
@@ -176,6 +185,7 @@ TEST(DeckRestartFormat, Format2To4FilesAreStillRead)
   EXPECT_EQ(x[0], x[1]);
   EXPECT_EQ(x[0], x[2]);
   EXPECT_EQ(x[0], x[3]);
+  EXPECT_EQ(x[0], x[4]);
   double largest_force = 0.0;    // (the spheres still touch: the contact's history was used)
   for (size_t k = 1; k < x[0].size(); k += 2) largest_force = std::max(largest_force, std::fabs(x[0][k]));
   EXPECT_GT(largest_force, 0.0);

@@ -237,12 +237,51 @@ TEST(LinearKernel, WorkBookkeeping)
   EXPECT_NEAR(c.h[H_FT + 1], -0.2, 1e-16);
 }
 
+// The geometry of one contact over random steps, as the fuzz tests drive it: a normal that
+// turns, an overlap that grows, shrinks or parts (the contact then forms again: `parted`, clear
+// its history), tangential movements over seven decades, and a fraction `still` of the steps
+// with none (pure normal loading or unloading).
+struct RandomContactWalk {
+  std::mt19937_64 &rng;
+  double still;
+  std::uniform_real_distribution<double> U{-1.0, 1.0}, L{-6.0, 1.0};
+  Vec3 n;
+  double overlap;
+
+  RandomContactWalk(std::mt19937_64 &generator, double still_fraction)
+      : rng(generator), still(still_fraction)
+  {
+    n = Vec3{U(rng), U(rng), U(rng)};
+    n = (1.0 / norm(n)) * n;
+    overlap = std::pow(10.0, L(rng));
+  }
+
+  LinearStep next(bool &parted)
+  {
+    const double amp = std::pow(10.0, L(rng));
+    const Vec3 rot{amp * U(rng), amp * U(rng), amp * U(rng)};
+    Vec3 n_new = rotate_by_vector(n, Vec3{0.3 * rot.y, 0.3 * rot.z, 0.3 * rot.x});
+    n_new = (1.0 / norm(n_new)) * n_new;    // a pair style computes a fresh unit normal
+    const double approach = overlap * U(rng) * (U(rng) > 0 ? 1.0 : 1e-3);
+    double new_overlap = overlap + approach;
+    parted = new_overlap <= 0.0;
+    if (parted) new_overlap = std::pow(10.0, L(rng));
+    const Vec3 d = U(rng) > 1.0 - 2.0 * still
+                       ? Vec3{0, 0, 0}
+                       : project_onto_plane((new_overlap * std::pow(10.0, L(rng))) *
+                                                Vec3{U(rng), U(rng), U(rng)},
+                                            n_new);
+    n = n_new;
+    overlap = new_overlap;
+    return LinearStep{n_new, new_overlap, approach, d, rot, 1e-3};
+  }
+};
+
 // 10^6 random steps of evolving contacts: finite forces inside the cone and in the tangent plane.
 TEST(LinearKernel, FuzzMillionSteps)
 {
   std::mt19937_64 rng(2026);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
-  std::uniform_real_distribution<double> L(-6.0, 1.0);
   long sliding = 0;
   for (int contact = 0; contact < 1000; ++contact) {
     // one contact in ten is frictionless
@@ -256,43 +295,78 @@ TEST(LinearKernel, FuzzMillionSteps)
     p.direction = U(rng) > -0.5;
     p.twirl = U(rng) > -0.5;
     double h[LINEAR_HISTORY_SIZE] = {0};
-    Vec3 n = Vec3{U(rng), U(rng), U(rng)};
-    n = (1.0 / norm(n)) * n;
-    double overlap = std::pow(10.0, L(rng));
+    RandomContactWalk walk(rng, 0.1);
     LinearResult r;
     for (int step = 0; step < 1000; ++step) {
-      const double amp = std::pow(10.0, L(rng));
-      const Vec3 rot{amp * U(rng), amp * U(rng), amp * U(rng)};
-      Vec3 n_new = rotate_by_vector(n, Vec3{0.3 * rot.y, 0.3 * rot.z, 0.3 * rot.x});
-      n_new = (1.0 / norm(n_new)) * n_new;    // a pair style computes a fresh unit normal
-      const double approach = overlap * U(rng) * (U(rng) > 0 ? 1.0 : 1e-3);
-      double new_overlap = overlap + approach;
-      if (new_overlap <= 0.0) {    // separated: history cleared, a new contact forms later
+      bool parted;
+      const LinearStep st = walk.next(parted);
+      if (parted)
         for (double &x : h) x = 0.0;
-        new_overlap = std::pow(10.0, L(rng));
-      }
-      // one step in ten has no tangential movement (pure normal loading/unloading)
-      const Vec3 d = U(rng) > 0.8 ? Vec3{0, 0, 0}
-                                  : project_onto_plane((new_overlap * std::pow(10.0, L(rng))) *
-                                                           Vec3{U(rng), U(rng), U(rng)},
-                                                       n_new);
-      linear_step(p, LinearStep{n_new, new_overlap, approach, d, rot, 1e-3}, h, r);
-      const double cap = p.mu * p.kn * new_overlap;
+      linear_step(p, st, h, r);
+      const double cap = p.mu * p.kn * st.overlap;
       const double ft = norm(r.ft_spring);
       ASSERT_TRUE(std::isfinite(ft) && std::isfinite(r.fn) && std::isfinite(norm(r.ft)));
       ASSERT_TRUE(std::isfinite(r.work_t) && std::isfinite(r.work_t_irrev));
       ASSERT_LE(ft, cap * (1.0 + 1e-12)) << "contact " << contact << " step " << step;
-      ASSERT_LE(std::fabs(dot(r.ft_spring, n_new)), 1e-12 * (cap + ft));
+      ASSERT_LE(std::fabs(dot(r.ft_spring, st.normal)), 1e-12 * (cap + ft));
       ASSERT_GE(r.fn, 0.0);
       ASSERT_GE(r.work_t_irrev, 0.0);
       sliding += r.sliding;
-      n = n_new;
-      overlap = new_overlap;
     }
   }
   std::printf("  sliding steps: %ld of 1000000\n", sliding);
   EXPECT_GT(sliding, 100000);
   EXPECT_LT(sliding, 900000);
+}
+
+// The work and dissipation feed no force: with LinearParams::work off (the glue's choice where
+// no output reads them) every force and every other history value is the same bit for bit, over
+// random contacts that load, slide with the direction turning, unload, part and form again; the
+// work values are left untouched.
+TEST(LinearKernel, UntrackedWorkChangesNoForceOrState)
+{
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  long turning_slips = 0;
+  for (int contact = 0; contact < 300; ++contact) {
+    LinearParams p = refined_params(std::pow(10.0, 3 * U(rng)), 0, std::fabs(U(rng)) + 1e-3);
+    p.kt = p.kn * (0.2 + std::fabs(U(rng)));
+    p.eta_n = contact % 2 ? std::fabs(U(rng)) : 0.0;
+    p.eta_t = contact % 2 ? std::fabs(U(rng)) : 0.0;
+    p.onset = U(rng) > -0.5;
+    p.slip = U(rng) > -0.5;
+    p.direction = contact % 4 != 1;    // (one in four with the return map instead)
+    p.twirl = U(rng) > -0.5;
+    LinearParams p_off = p;
+    p_off.work = false;
+    double h[LINEAR_HISTORY_SIZE] = {0}, h_off[LINEAR_HISTORY_SIZE] = {0};
+    RandomContactWalk walk(rng, 0.05);
+    LinearResult r, r_off;
+    for (int step = 0; step < 1000; ++step) {
+      bool parted;
+      const LinearStep st = walk.next(parted);
+      if (parted)
+        for (int k = 0; k < LINEAR_HISTORY_SIZE; ++k) h[k] = h_off[k] = 0.0;
+      linear_step(p, st, h, r);
+      linear_step(p_off, st, h_off, r_off);
+      ASSERT_EQ(r.fn, r_off.fn);
+      ASSERT_EQ(r.fn_elastic, r_off.fn_elastic);
+      ASSERT_EQ(r.ft_spring.x, r_off.ft_spring.x) << "contact " << contact << " step " << step;
+      ASSERT_EQ(r.ft_spring.y, r_off.ft_spring.y);
+      ASSERT_EQ(r.ft_spring.z, r_off.ft_spring.z);
+      ASSERT_EQ(r.ft.x, r_off.ft.x);
+      ASSERT_EQ(r.ft.y, r_off.ft.y);
+      ASSERT_EQ(r.ft.z, r_off.ft.z);
+      ASSERT_EQ(r.sliding, r_off.sliding);
+      for (int k = 0; k < LINEAR_HISTORY_SIZE; ++k) {
+        if (k == H_WORK_T || k == H_DISS_T || k == H_DISS_DAMP) ASSERT_EQ(h_off[k], 0.0);
+        else ASSERT_EQ(h[k], h_off[k]) << "history " << k;
+      }
+      turning_slips += r.sliding && p.direction && r.work_t_irrev > 0.0;
+    }
+  }
+  std::printf("  slip steps with the direction turning: %ld of 300000\n", turning_slips);
+  EXPECT_GT(turning_slips, 30000);
 }
 
 // A pair rotated rigidly by 90 degrees in 1000 increments about an arbitrary axis keeps its

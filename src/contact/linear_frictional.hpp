@@ -28,7 +28,9 @@
 // tangential work done on the contact dW_t = dW_rev + dW_irrev, the elastic (recoverable) part
 // dW_rev = (|f1|^2 - |f0|^2)/(2 k_t), and the dissipated part dW_irrev >= 0: the exact integral
 // of mu f_n(s) * (slip rate) over the slip stage with the direction refinement, and the
-// backward-Euler return-map value |f1| (|f_trial| - |f1|)/k_t without it.
+// backward-Euler return-map value |f1| (|f_trial| - |f1|)/k_t without it. None of it feeds back
+// into the forces: with LinearParams::work off (no output reads it) the step skips it, and the
+// forces and the rest of the history are the same bit for bit.
 //
 // Conventions: n is the unit normal pointing from particle j to particle i; forces are those on
 // particle i; d = -dxi is the tangential movement of j's contact point relative to i's over the
@@ -51,6 +53,10 @@ struct LinearParams {
   bool direction = false;
   bool twirl = false;
   bool projection = true;
+  // Track each contact's work and dissipation (H_WORK_T, H_DISS_T, H_DISS_DAMP). They never
+  // feed back into the forces; only outputs read them, so the glue clears this where none does
+  // and the step skips the exact slip-dissipation integral. Not a law field (not in restarts).
+  bool work = true;
 };
 
 // Classic law: all refinements off, projection only.
@@ -318,7 +324,7 @@ GE_INLINE double slip_dissipation_integral(double X, double beta, double one_plu
 // contact onset), normal force Fs growing at rate G per unit of step, for a length Ls.
 // fn1 = Fs + G Ls is passed as computed from the final overlap, so that the final force lies on
 // exactly the cone of the step's end even when Fs + G Ls cancels. Returns the final force and
-// adds the dissipation of the stage to *dissipation.
+// adds the dissipation of the stage to *dissipation (none is computed where it is null).
 GE_INLINE Vec3 slip_with_rotation(const Vec3 &f_s, double Fs, double G, double Ls, double fn1,
                                   const Vec3 &d, const Vec3 &normal, const LinearParams &p,
                                   double *dissipation)
@@ -330,7 +336,7 @@ GE_INLINE Vec3 slip_with_rotation(const Vec3 &f_s, double Fs, double G, double L
 
   if (dnorm == 0.0) {
     // no tangential movement: the cone shrinks radially, lambda = -mu G >= 0
-    *dissipation += -(p.mu * p.mu * G / p.kt) * mean_fn_times_length;
+    if (dissipation) *dissipation += -(p.mu * p.mu * G / p.kt) * mean_fn_times_length;
     return has_direction ? scale_to_length(f_s, cap1) : f_s;
   }
   const Vec3 dhat = (1.0 / dnorm) * d;
@@ -340,7 +346,7 @@ GE_INLINE Vec3 slip_with_rotation(const Vec3 &f_s, double Fs, double G, double L
     // aligned (or exactly opposed) with the movement: the direction does not change
     const double c = c0 >= 1.0 || !has_direction ? 1.0 : (c0 <= -1.0 ? -1.0 : c0);
     const double rate = p.mu * (dnorm * c - p.mu * G / p.kt);
-    if (rate > 0.0) *dissipation += rate * mean_fn_times_length;
+    if (rate > 0.0 && dissipation) *dissipation += rate * mean_fn_times_length;
     return cap1 * e_s;
   }
   // x = (k_t |d| / mu) int du / f_n(u)  (Eq. 18 in closed form)
@@ -359,6 +365,7 @@ GE_INLINE Vec3 slip_with_rotation(const Vec3 &f_s, double Fs, double G, double L
   // Nearly opposed e_s and d leave the plane of the turn ill-conditioned (A, B ~ 1/sin phi0):
   // the turn happens in the tangent plane, so remove the roundoff normal to it.
   if (p.projection) e1 = project_onto_plane(e1, normal);
+  if (!dissipation) return scale_to_length(e1, cap1);
 
   // f_n = F_s e^{beta x} along the stage (d f_n/dx = G f_n/a), so e^{2 beta X} = (1 + u)^2 and
   // int_0^X e^{2 beta x} dx = (e^{2 beta X} - 1)/(2 beta) = (a L_s/F_s)(1 + u/2): no exponential
@@ -474,37 +481,40 @@ GE_FORCE_INLINE void linear_step(const LinearParams &p, const LinearStep &s, dou
     // frictionless (mu = 0): no tangential force; a stored one (mu changed) is released
     r.sliding = true;
     f1 = Vec3{0, 0, 0};
-    dissipation = dot(f0, f0) / (2.0 * p.kt);
+    if (p.work) dissipation = dot(f0, f0) / (2.0 * p.kt);
   } else {
     r.sliding = true;
     const double u_s = p.slip ? elastic_fraction(f0, F0, G, L, d, p) : 0.0;
     const Vec3 f_s = f0 + (p.kt * u_s) * d;
     const double Ls = L - u_s;
     if (p.direction) {
-      f1 = slip_with_rotation(f_s, F0 + G * u_s, G, Ls, fn1, d, s.normal, p, &dissipation);
+      f1 = slip_with_rotation(f_s, F0 + G * u_s, G, Ls, fn1, d, s.normal, p,
+                              p.work ? &dissipation : nullptr);
     } else {
       const Vec3 trial_s = f_s + (p.kt * Ls) * d;
       f1 = cap1 > 0.0 ? scale_to_length(trial_s, cap1) : Vec3{0, 0, 0};
-      dissipation = cap1 * (norm(trial_s) - cap1) / p.kt;    // return map, backward Euler
+      // return map, backward Euler
+      if (p.work) dissipation = cap1 * (norm(trial_s) - cap1) / p.kt;
     }
   }
 
   r.fn_elastic = fn1;
   r.ft_spring = f1;
-  // (one division for both: 1/(2 kn) = kt h, 1/(2 kt) = kn h)
-  const double h_inv = 0.5 / (p.kn * p.kt);
-  r.work_n = (fn1 * fn1 - F0 * F0) * (p.kt * h_inv);
-  r.work_t_rev = (dot(f1, f1) - dot(f0, f0)) * (p.kn * h_inv);
-  r.work_t_irrev = dissipation;
-  r.work_t = r.work_t_rev + r.work_t_irrev;
   add_viscous_terms(p, s, r);
-
   store(f1, h + H_FT);
   store(s.normal, h + H_NORMAL);
   h[H_OVERLAP] = zeta1;
-  h[H_WORK_T] += r.work_t;
-  h[H_DISS_T] += r.work_t_irrev;
-  h[H_DISS_DAMP] += r.diss_damp;
+  if (p.work) {
+    // (one division for both: 1/(2 kn) = kt h, 1/(2 kt) = kn h)
+    const double h_inv = 0.5 / (p.kn * p.kt);
+    r.work_n = (fn1 * fn1 - F0 * F0) * (p.kt * h_inv);
+    r.work_t_rev = (dot(f1, f1) - dot(f0, f0)) * (p.kn * h_inv);
+    r.work_t_irrev = dissipation;
+    r.work_t = r.work_t_rev + r.work_t_irrev;
+    h[H_WORK_T] += r.work_t;
+    h[H_DISS_T] += r.work_t_irrev;
+    h[H_DISS_DAMP] += r.diss_damp;
+  }
   h[H_SLIP] = r.sliding ? 1.0 : 0.0;
 }
 

@@ -584,6 +584,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
     atomKK->sync(Host, X_MASK | V_MASK | RADIUS_MASK | RMASS_MASK);
     warn_doubtful_setup();
   }
+  if (advance) note_untracked_step();
   if (!laws_current) upload_laws();
   if (!device_current) upload_history();
 

@@ -19,9 +19,10 @@
 
 namespace LAMMPS_NS {
 
-// The format of the restart files this build writes; it reads formats 2 to 4 too (see
-// pair_granular_exact.cpp, read_restart_settings()).
-constexpr int RESTART_FORMAT = 5;
+// The format of the restart files this build writes; it reads formats 2 to 5 too (see
+// pair_granular_exact.cpp, read_restart_settings()). Format 6 adds no law field: its settings
+// carry 'work yes' and the steps whose work was not tracked.
+constexpr int RESTART_FORMAT = 6;
 
 // Every field of a law, in file order: f(member) for each (int, double, bool or enum), as the
 // restart format `format` has them (format 3 added the dashpots of the Yade moments, at the end;
@@ -82,6 +83,7 @@ template <class T> void set_field(T &x, double value)
 
 // The structs as visit_law_fields() knows them (x86-64 and AArch64 layouts): a member added to
 // one of them stops the build here until it is listed above and RESTART_FORMAT is raised.
+// (LinearParams::work is set for each run, not kept: it fits in the padding of the switches)
 static_assert(sizeof(ge::LinearParams) == 48, "ge::LinearParams changed: update visit_law_fields");
 static_assert(sizeof(ge::JaegerMaterial) == 40,
               "ge::JaegerMaterial changed: update visit_law_fields");

@@ -77,6 +77,9 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR, "Incorrect fix wall/gran/exact: missing wall style (xplane, yplane, zplane, "
                       "zcylinder or region); usage: {}", USAGE);
   law = ContactLawWords(lmp).parse(style_at, arg, 3, "fix wall/gran/exact");
+  // no output of the wall reads its contacts' work and dissipation (they feed no force): the
+  // linear laws' steps skip them, the refined law's slip-dissipation integral above all
+  law.linear.work = false;
   // the state a contact keeps (the Yade moments' relative rotation after a linear or Jaeger
   // law's own)
   history_width = ge::contact_state_size(law);

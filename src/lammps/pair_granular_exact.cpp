@@ -19,6 +19,7 @@
 #include "an_atom_where.h"
 #include "atom.h"
 #include "comm.h"
+#include "compute.h"
 #include "contact_law_words.h"
 #include "domain.h"
 #include "error.h"
@@ -253,7 +254,8 @@ void PairGranularExact::listed_work(double sums[2]) const
 
 void PairGranularExact::work_before_build()
 {
-  listed_before_valid = any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED);
+  listed_before_valid =
+      work_tracked && (any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED));
   if (listed_before_valid) listed_work(listed_before);
 }
 
@@ -271,6 +273,48 @@ void PairGranularExact::work_after_build()
   listed_work(after);
   ended[0] += listed_before[0] - after[0];
   ended[1] += listed_before[1] - after[1];
+}
+
+/* ----------------------------------------------------------------------
+   The contacts' tangential work and dissipation (the linear laws' H_WORK_T, H_DISS_T and
+   H_DISS_DAMP) feed no force, and the refined law's exact slip-dissipation integral is a fair
+   part of its cost where many contacts slide. They are tracked while an output reads them (the
+   global vector's [2] and [3] through compute pair; p3 and p5 of compute pair/local), and always
+   with 'work yes'. Forces and every other value of the state are the same bit for bit either
+   way. A run that tracks them after steps that did not is told which steps' work is missing (a
+   restart file carries that gap).
+------------------------------------------------------------------------- */
+
+// (any compute pair or pair/local: which of the values it reads is its own business)
+bool PairGranularExact::outputs_read_work() const
+{
+  for (const auto *c : modify->get_compute_list())
+    if (strcmp(c->style, "pair") == 0 || strcmp(c->style, "pair/local") == 0) return true;
+  return false;
+}
+
+// at each run's setup, before init_one() hands the setting to the laws
+void PairGranularExact::track_work_for_run()
+{
+  work_tracked = work_always || outputs_read_work();
+  if (!work_tracked || work_gap[0] < 0) return;
+  if (comm->me == 0)
+    error->warning(FLERR,
+                   "Pair granular/exact: the contacts' tangential work and dissipation are "
+                   "tracked only while an output reads them (compute pair, compute pair/local), "
+                   "and none did in steps {} to {}: the work done in those steps is missing from "
+                   "the totals and from each contact's values. To track it always, give "
+                   "'pair_style granular/exact work yes' before the first run",
+                   work_gap[0], work_gap[1]);
+  work_gap[0] = work_gap[1] = -1;
+}
+
+// a force evaluation that advanced the contacts (only the linear laws keep their work)
+void PairGranularExact::note_untracked_step()
+{
+  if (work_tracked || !(any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED))) return;
+  if (work_gap[0] < 0) work_gap[0] = update->ntimestep;
+  work_gap[1] = update->ntimestep;
 }
 
 /* ----------------------------------------------------------------------
@@ -304,6 +348,7 @@ void PairGranularExact::compute(int eflag, int vflag)
   // forces are evaluated from the stored state without advancing it
   const bool advance = update->setupflag == 0;
   if (!advance && !setup_checked) warn_doubtful_setup();
+  if (advance) note_untracked_step();
   double tally[NEXTRA] = {0.0};
   // (the friction's share of the contact stress is tallied with the rest of the global vector)
   if (friction) friction->begin_contacts(eflag_global ? this : nullptr);
@@ -571,11 +616,15 @@ void PairGranularExact::settings(int narg, char **arg)
   cutoff_global = -1.0;
   history_mode = HISTORY_NEIGH;
   history_given = false;
-  bool cutoff_given = false;
+  work_always = false;
+  bool cutoff_given = false, work_given = false;
+  const char *usage = "'pair_style granular/exact [cutoff <rc>] [history neigh|compact] "
+                      "[work auto|yes]'";
   int iarg = 0;
   while (iarg < narg) {
     if ((strcmp(arg[iarg], "history") == 0 && history_given) ||
-        (strcmp(arg[iarg], "cutoff") == 0 && cutoff_given))
+        (strcmp(arg[iarg], "cutoff") == 0 && cutoff_given) ||
+        (strcmp(arg[iarg], "work") == 0 && work_given))
       error->all(FLERR, "Illegal pair_style granular/exact command: '{}' is given twice",
                  arg[iarg]);
     if (strcmp(arg[iarg], "history") == 0) {
@@ -600,11 +649,21 @@ void PairGranularExact::settings(int narg, char **arg)
         error->all(FLERR, "Illegal pair_style granular/exact cutoff {}: must be > 0",
                    arg[iarg + 1]);
       iarg += 2;
+    } else if (strcmp(arg[iarg], "work") == 0) {
+      const bool known = iarg + 2 <= narg &&
+          (strcmp(arg[iarg + 1], "auto") == 0 || strcmp(arg[iarg + 1], "yes") == 0);
+      if (!known)
+        error->all(FLERR,
+                   "Illegal pair_style granular/exact work {}: expected 'auto' (track the "
+                   "contacts' work and dissipation while an output reads them, the default) or "
+                   "'yes' (always)",
+                   iarg + 1 < narg ? arg[iarg + 1] : "(nothing)");
+      work_always = strcmp(arg[iarg + 1], "yes") == 0;
+      work_given = true;
+      iarg += 2;
     } else {
-      error->all(FLERR,
-                 "Unknown pair_style granular/exact keyword '{}': expected "
-                 "'pair_style granular/exact [cutoff <rc>] [history neigh|compact]'",
-                 arg[iarg]);
+      error->all(FLERR, "Unknown pair_style granular/exact keyword '{}': expected {}", arg[iarg],
+                 usage);
     }
   }
 }
@@ -700,6 +759,7 @@ void PairGranularExact::init_style()
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++)
       if (setflag[i][j] && ge::holds_apart(law[i][j])) beyond_contact = 1;
+  track_work_for_run();
   create_history_fix();
   create_atom_id_fix();
   check_law_changes();
@@ -1069,6 +1129,7 @@ double PairGranularExact::init_one(int i, int j)
                  i, j);
     law[i][j] = law[j][i] = ContactLawWords(lmp).mix(law[i][i], law[j][j]);
   }
+  law[i][j].linear.work = work_tracked;
   law[j][i] = law[i][j];
 
   double cut = maxrad_dynamic[i] + maxrad_dynamic[j];
@@ -1244,6 +1305,10 @@ void PairGranularExact::write_restart_settings(FILE *fp)
   fwrite(&n, sizeof(int), 1, fp);
   fwrite(layout.data(), sizeof(int), n, fp);
   fwrite(&cutoff_global, sizeof(double), 1, fp);
+  // format 6: 'work yes', and the steps whose work was not tracked (restarted, the gap stays
+  // known: track_work_for_run())
+  const double work[3] = {work_always ? 1.0 : 0.0, double(work_gap[0]), double(work_gap[1])};
+  fwrite(work, sizeof(double), 3, fp);
 }
 
 void PairGranularExact::read_restart_settings(FILE *fp)
@@ -1251,6 +1316,7 @@ void PairGranularExact::read_restart_settings(FILE *fp)
   double mark = 0.0;
   int n = 0;
   std::vector<int> layout;
+  double work[3] = {0.0, -1.0, -1.0};    // (format 5 and before: always tracked)
   if (comm->me == 0) {
     utils::sfread(FLERR, &mark, sizeof(double), 1, fp, nullptr, error);
     if (mark == RESTART_MARK) {
@@ -1259,6 +1325,7 @@ void PairGranularExact::read_restart_settings(FILE *fp)
         layout.resize(n);
         utils::sfread(FLERR, layout.data(), sizeof(int), n, fp, nullptr, error);
         utils::sfread(FLERR, &cutoff_global, sizeof(double), 1, fp, nullptr, error);
+        if (layout[0] >= 6) utils::sfread(FLERR, work, sizeof(double), 3, fp, nullptr, error);
       }
     }
   }
@@ -1279,6 +1346,10 @@ void PairGranularExact::read_restart_settings(FILE *fp)
                "reads formats {} to {}. Continue it with the version that wrote it",
                layout.empty() ? -1 : layout[0], OLDEST_RESTART_FORMAT, RESTART_FORMAT);
   MPI_Bcast(&cutoff_global, 1, MPI_DOUBLE, 0, world);
+  MPI_Bcast(work, 3, MPI_DOUBLE, 0, world);
+  work_always = work[0] != 0.0;
+  work_gap[0] = static_cast<bigint>(work[1]);
+  work_gap[1] = static_cast<bigint>(work[2]);
   if (layout.size() > 1) history_mode = layout[1];
   restart_format = layout[0];
   // (the store's width depends on the laws, read after this: it is checked when the store is

@@ -107,6 +107,16 @@ class PairGranularExact : public Pair,
   // [0] tangential work, [1] dissipation; saved in restart files by the history fix
   double ended[2];
 
+  // The contacts' work and dissipation feed no force: they are tracked while an output reads
+  // them (compute pair, compute pair/local), or always with 'work yes' (track_work_for_run()).
+  bool work_always = false;      // pair_style ... work yes
+  bool work_tracked = true;      // this run's laws track it
+  // the first and last step advanced without tracking it since it was last tracked (-1: none)
+  bigint work_gap[2] = {-1, -1};
+  void track_work_for_run();
+  bool outputs_read_work() const;
+  void note_untracked_step();
+
   void allocate();
   std::vector<int> restart_layout(int format) const;
   int restart_format = 0;          // of the restart file the laws were read from (0: none)

@@ -51,7 +51,8 @@ enum class CoulombSolver : int {
 };
 
 // The solver of one step (notes: Coulomb sweeps): at most `sweeps` sweeps (Gauss-Seidel) or
-// iterations (APGD), stopping when no contact's force changed by more than tol * mu F_n; `warm`:
+// iterations (APGD), stopping when no contact's force changed by more than tol * mu F_n and no
+// contact's natural residual (the true error, notes: Coulomb solvers) exceeds tol; `warm`:
 // start from the previous step's forces. `sweeps 1 warm no` (Gauss-Seidel) is the paper's
 // single direct pass.
 struct CoulombSolverSettings {

@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -48,7 +49,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   sphere_tally = nullptr;
   begun = setup_step = false;
   tau = 0.0;
-  total = received = nullptr;
+  total = total_next = received = nullptr;
   inv_mass = inv_inertia = holders = nullptr;
   body_sums = nullptr;
   owner_proc = owner_index = nullptr;
@@ -75,6 +76,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
 FixCoulombFrictionExact::~FixCoulombFrictionExact()
 {
   memory->destroy(total);
+  memory->destroy(total_next);
   memory->destroy(received);
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
@@ -136,6 +138,7 @@ void FixCoulombFrictionExact::grow_per_atom_arrays()
   if (atom->nmax <= nmax) return;
   nmax = atom->nmax;
   memory->destroy(total);
+  memory->destroy(total_next);
   memory->destroy(received);
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
@@ -144,6 +147,7 @@ void FixCoulombFrictionExact::grow_per_atom_arrays()
   memory->destroy(owner_proc);
   memory->destroy(owner_index);
   memory->create(total, nmax, 6, "coulomb/exact:total");
+  memory->create(total_next, nmax, 6, "coulomb/exact:total_next");
   memory->create(body_sums, nmax, 2, "coulomb/exact:body_sums");
   memory->create(received, nmax, 6, "coulomb/exact:received");
   memory->create(inv_mass, nmax, "coulomb/exact:inv_mass");
@@ -350,6 +354,12 @@ double *FixCoulombFrictionExact::totals_of_j(int k)
   return j >= 0 ? total[j] : wall_side;
 }
 
+double *FixCoulombFrictionExact::next_totals_of_j(int k)
+{
+  const int j = contacts.j[k];
+  return j >= 0 ? total_next[j] : wall_side;
+}
+
 // the friction on i acts at the contact point; -change on j
 void FixCoulombFrictionExact::add(int k, const Vec3 &change)
 {
@@ -450,17 +460,23 @@ double FixCoulombFrictionExact::solve()
   return res_all;
 }
 
-// projected Gauss-Seidel sweeps until the largest change is below tol (or `sweeps` of them)
+// projected Gauss-Seidel sweeps until the largest change and the true error are below tol (or
+// `sweeps` of them). The last change is each contact's residual at its turn, from totals the
+// sweep has partly updated: it understates the error where convergence is slow, so a sweep whose
+// change is below tol stops only if the natural residual of the forces is too.
 double FixCoulombFrictionExact::solve_gauss_seidel()
 {
   double res_all = 0.0;
+  double change_tol = settings.tol;    // the change below which the true error is checked
   int sweeps = 0;
   while (sweeps < settings.sweeps) {
     sweeps++;
     const double res = sweep();
     exchange_totals();
     MPI_Allreduce(&res, &res_all, 1, MPI_DOUBLE, MPI_MAX, world);
-    if (res_all <= settings.tol) break;
+    if (res_all <= change_tol && sweeps < settings.sweeps &&
+        true_error_below_tol(change_tol))
+      break;
   }
   sweeps_used = sweeps;
   return res_all;
@@ -470,20 +486,31 @@ double FixCoulombFrictionExact::solve_gauss_seidel()
    APGD (notes: Coulomb solvers; ge::coulomb_gradient_step): every contact steps from the
    same totals, those of the point y; the forces then move on with Nesterov's momentum, which
    restarts (O'Donoghue & Candes) when the gradient at y points against the step just taken.
-   The totals follow y (the contacts add their changes, then one exchange with the ghosts per
-   iteration, as a Gauss-Seidel sweep). A contact's step does not depend on the order of the
-   contacts or on which process holds them: the forces are the same on any number of processes
-   to roundoff. Returns the largest change of the last iteration relative to mu F_n.
+   One pass over the contacts per iteration: each contact reads the totals of y and adds its
+   move to the next y, with the momentum of an iteration that does not restart, into a copy
+   (total_next); then one exchange with the ghosts, as a Gauss-Seidel sweep. Where the
+   iteration restarts (or the true error is to be checked, or it is the last) y is the forces
+   themselves: a second pass takes the momentum back. A contact's step does not depend on the
+   order of the contacts or on which process holds them: the forces are the same on any number
+   of processes to roundoff. Returns the largest change of the last iteration relative to mu F_n.
 ------------------------------------------------------------------------- */
 
 double FixCoulombFrictionExact::solve_apgd()
 {
   compute_row_bounds();
   for (int k = 0; k < ncontacts; k++) contacts.y[k] = contacts.force[k];
+  const int nall = atom->nlocal + atom->nghost;
   double theta = 1.0, res_all = 0.0;
+  double change_tol = settings.tol;    // the change below which the true error is checked
   int iterations = 0;
   while (iterations < settings.sweeps) {
     iterations++;
+    bool done = iterations == settings.sweeps;
+    // the momentum of the next y if this iteration does not restart (none after the last)
+    const double next_theta = 0.5 * (theta * std::sqrt(theta * theta + 4.0) - theta * theta);
+    const double momentum = done ? 0.0 : theta * (1.0 - theta) / (theta * theta + next_theta);
+    for (int b = 0; b < nall; b++)
+      for (int m = 0; m < 6; m++) total_next[b][m] = total[b][m];
     double sums[2] = {0.0, 0.0};    // largest change squared, gradient . step
     for (int k = 0; k < ncontacts; k++) {
       Vec3 rate;
@@ -492,35 +519,40 @@ double FixCoulombFrictionExact::solve_apgd()
                                                   contacts.inv_row[k], contacts.y[k],
                                                   total[contacts.i[k]], totals_of_j(k), rate, stick);
       const Vec3 change = next - contacts.y[k];
-      const double cap = contacts.c[k].cap;
-      sums[0] = std::fmax(sums[0], ge::dot(change, change) / (cap * cap));
+      const double cap2 = contacts.c[k].cap * contacts.c[k].cap, change2 = ge::dot(change, change);
+      if (change2 > sums[0] * cap2) sums[0] = change2 / cap2;    // (a division only for a new max)
       sums[1] += ge::dot(rate, next - contacts.force[k]);
       contacts.previous[k] = contacts.force[k];
       contacts.force[k] = next;
       contacts.stick[k] = stick;
+      const Vec3 y = next + momentum * (next - contacts.previous[k]);
+      ge::coulomb_add_pair(contacts.c[k], total_next[contacts.i[k]], next_totals_of_j(k),
+                           y - contacts.y[k]);
+      contacts.y[k] = y;
     }
+    std::swap(total, total_next);
+    exchange_totals();
     double largest = 0.0, slope = 0.0;
     MPI_Allreduce(&sums[0], &largest, 1, MPI_DOUBLE, MPI_MAX, world);
     MPI_Allreduce(&sums[1], &slope, 1, MPI_DOUBLE, MPI_SUM, world);
     res_all = std::sqrt(largest);
-    const bool done = res_all <= settings.tol || iterations == settings.sweeps;
-    double momentum = 0.0;
-    if (!done) {
-      if (slope > 0.0) {
-        theta = 1.0;    // restart: the step went uphill at y
-      } else {
-        const double next_theta = 0.5 * (theta * std::sqrt(theta * theta + 4.0) - theta * theta);
-        momentum = theta * (1.0 - theta) / (theta * theta + next_theta);
-        theta = next_theta;
+    // a change below tol: the true error of the forces decides (from their totals)
+    const bool check = !done && res_all <= change_tol;
+    if (slope > 0.0 || check) {
+      // restart (the step went uphill at y), or a check: y is the forces, the momentum is taken
+      // back
+      theta = 1.0;
+      if (momentum != 0.0) {
+        for (int k = 0; k < ncontacts; k++) {
+          add(k, contacts.force[k] - contacts.y[k]);
+          contacts.y[k] = contacts.force[k];
+        }
+        exchange_totals();
       }
+    } else {
+      theta = next_theta;
     }
-    // y moves to the forces plus the momentum (done: to the forces themselves); the totals follow
-    for (int k = 0; k < ncontacts; k++) {
-      const Vec3 y = contacts.force[k] + momentum * (contacts.force[k] - contacts.previous[k]);
-      add(k, y - contacts.y[k]);
-      contacts.y[k] = y;
-    }
-    exchange_totals();
+    if (check && true_error_below_tol(change_tol)) done = true;
     if (done) break;
   }
   sweeps_used = iterations;
@@ -559,8 +591,21 @@ void FixCoulombFrictionExact::compute_row_bounds()
 /* ----------------------------------------------------------------------
    the true error of the final forces (notes: Coulomb solvers): the largest natural residual of
    a contact, relative to mu F_n, and the largest tangential velocity a stuck contact keeps at
-   the next half step, tau |s| (both zero on a solution); from the final totals
+   the next half step, tau |s| (both zero on a solution); from the totals of the forces
 ------------------------------------------------------------------------- */
+
+// whether the largest natural residual on all processes is at most tol (collective); if not,
+// the change that triggers the next check shrinks by the factor the true error missed by, so
+// that a slow solve is not checked (APGD: restarted) at every iteration
+bool FixCoulombFrictionExact::true_error_below_tol(double &change_tol)
+{
+  measure_residual();
+  double all = 0.0;
+  MPI_Allreduce(&natural_residual, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  if (all <= settings.tol) return true;
+  change_tol *= std::fmax(settings.tol / all, 1e-3);
+  return false;
+}
 
 void FixCoulombFrictionExact::measure_residual()
 {
@@ -908,8 +953,8 @@ void FixCoulombFrictionExact::restart(char *buf)
 
 double FixCoulombFrictionExact::memory_usage()
 {
-  // total, received (6 each), inv_mass, inv_inertia, holders, body sums (2) per atom; owner
-  // process and index
-  return (double) nmax * (6 + 6 + 3 + 2) * sizeof(double) + (double) nmax * 2 * sizeof(int) +
+  // total, total_next, received (6 each), inv_mass, inv_inertia, holders, body sums (2) per
+  // atom; owner process and index
+  return (double) nmax * (6 + 6 + 6 + 3 + 2) * sizeof(double) + (double) nmax * 2 * sizeof(int) +
       contacts.memory_usage();
 }

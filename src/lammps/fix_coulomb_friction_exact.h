@@ -118,6 +118,8 @@ class FixCoulombFrictionExact : public Fix {
 
   int nmax;
   double **total;         // per atom (owned and ghost): force 0..2, torque 3..5
+  double **total_next;    // APGD: the totals of the next point y, made while the contacts read
+                          // those of this one
   double **received;      // per ghost atom: its totals as last forwarded; the sweeps' increments
                           // to it are total - received
   double wall_side[6];    // the totals a wall contact writes its (unused) partner's share to
@@ -153,12 +155,14 @@ class FixCoulombFrictionExact : public Fix {
   void solve_step(int vflag);
   bool start_contact(int k);
   double *totals_of_j(int k);
+  double *next_totals_of_j(int k);
   ge::Vec3 rate_of(int k);
   double solve();
   double solve_gauss_seidel();
   double solve_apgd();
   void compute_row_bounds();
   void measure_residual();
+  bool true_error_below_tol(double &change_tol);
   double sweep();
   double step_alone(int k);
   double step_together(int a, int b);

@@ -65,6 +65,13 @@ inline void expect_same_state(const State &a, const State &b, double tolerance, 
 }
 
 
+// The packing's per-contact outputs, as in.sheared_packing defines them (in.write_state dumps
+// them): every contact's values through compute pair/local, and its two atoms' IDs.
+const std::string kContactOutputs = R"(
+compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
+compute         ids all property/local patom1 patom2
+)";
+
 // Commands that continue the packing in a fresh LAMMPS from a restart file, restoring what a
 // restart file does not hold: ghost velocities, neighbour settings, fixes and computes.
 inline std::string restarted_packing(const std::string &file)
@@ -73,10 +80,7 @@ inline std::string restarted_packing(const std::string &file)
 comm_modify     vel yes
 neighbor        0.2 bin
 neigh_modify    delay 0 every 1 check yes
-fix             integrate all nve/sphere
-compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
-compute         ids all property/local patom1 patom2
-)";
+fix             integrate all nve/sphere)" + kContactOutputs;
 }
 
 // Run the packing deck under mpirun with `ranks` processes and read its final state; `moved` gets

@@ -249,8 +249,6 @@ TEST(DeckKokkos, UntrackedWorkChangesNoForce)
   GE_NEEDS_KOKKOS();
   const Family &f = kFamilies[1];
   ASSERT_EQ(std::string(f.name), "refined");
-  const std::string outputs = "compute contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9\n"
-                              "compute ids all property/local patom1 patom2\n";
   packing::State states[2];
   for (int k = 0; k < 2; ++k) {
     const std::string out = k ? "work_unread_kk" : "work_read_kk";
@@ -259,7 +257,7 @@ TEST(DeckKokkos, UntrackedWorkChangesNoForce)
     if (k)
       text += "uncompute contacts\nuncompute ids\nuncompute totals\nthermo_style custom step ke\n";
     text += "run ${nsteps}\n";
-    if (k) text += outputs;
+    if (k) text += packing::kContactOutputs;
     text += "run 0 post no\ninclude " + packing::kWriteState + "\n";
     run_deck(out, text, packing_vars(f, 200) + kKokkos1 + " -var out " + out);
     EXPECT_NE(deck::read_text(out + ".log").find("(1) pair granular/exact/kk,"),

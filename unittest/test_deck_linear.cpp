@@ -435,10 +435,7 @@ namespace {
 // away, and put back
 const char *const kNoWorkOutputs =
     "uncompute contacts\nuncompute ids\nuncompute totals\nthermo_style custom step ke\n";
-const char *const kWorkOutputs = R"(
-compute         contacts all pair/local p1 p2 p3 p4 p5 p6 p7 p8 p9
-compute         ids all property/local patom1 patom2
-compute         totals all pair granular/exact
+const std::string kWorkOutputs = kContactOutputs + R"(compute         totals all pair granular/exact
 thermo_style    custom step ke c_totals[3] c_totals[4]
 )";
 

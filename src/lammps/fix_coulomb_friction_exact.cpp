@@ -348,16 +348,10 @@ bool FixCoulombFrictionExact::start_contact(int k)
 
 // the totals of j; a wall's contact has none: its coupling to them is zero, and what it would
 // add to them goes to a scratch row
-double *FixCoulombFrictionExact::totals_of_j(int k)
+double *FixCoulombFrictionExact::totals_of_j(int k, double **totals)
 {
   const int j = contacts.j[k];
-  return j >= 0 ? total[j] : wall_side;
-}
-
-double *FixCoulombFrictionExact::next_totals_of_j(int k)
-{
-  const int j = contacts.j[k];
-  return j >= 0 ? total_next[j] : wall_side;
+  return j >= 0 ? totals[j] : wall_side;
 }
 
 // the friction on i acts at the contact point; -change on j
@@ -526,7 +520,7 @@ double FixCoulombFrictionExact::solve_apgd()
       contacts.force[k] = next;
       contacts.stick[k] = stick;
       const Vec3 y = next + momentum * (next - contacts.previous[k]);
-      ge::coulomb_add_pair(contacts.c[k], total_next[contacts.i[k]], next_totals_of_j(k),
+      ge::coulomb_add_pair(contacts.c[k], total_next[contacts.i[k]], totals_of_j(k, total_next),
                            y - contacts.y[k]);
       contacts.y[k] = y;
     }

@@ -154,8 +154,8 @@ class FixCoulombFrictionExact : public Fix {
   int next_contact();
   void solve_step(int vflag);
   bool start_contact(int k);
-  double *totals_of_j(int k);
-  double *next_totals_of_j(int k);
+  double *totals_of_j(int k) { return totals_of_j(k, total); }
+  double *totals_of_j(int k, double **totals);    // (APGD: total_next too)
   ge::Vec3 rate_of(int k);
   double solve();
   double solve_gauss_seidel();

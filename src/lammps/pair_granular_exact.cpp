@@ -254,8 +254,7 @@ void PairGranularExact::listed_work(double sums[2]) const
 
 void PairGranularExact::work_before_build()
 {
-  listed_before_valid =
-      work_tracked && (any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED));
+  listed_before_valid = work_tracked && any_linear_law();
   if (listed_before_valid) listed_work(listed_before);
 }
 
@@ -312,7 +311,7 @@ void PairGranularExact::track_work_for_run()
 // a force evaluation that advanced the contacts (only the linear laws keep their work)
 void PairGranularExact::note_untracked_step()
 {
-  if (work_tracked || !(any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED))) return;
+  if (work_tracked || !any_linear_law()) return;
   if (work_gap[0] < 0) work_gap[0] = update->ntimestep;
   work_gap[1] = update->ntimestep;
 }

@@ -179,6 +179,7 @@ class PairGranularExact : public Pair,
   void single_jaeger(int p, int q, const Law &lw, const double *state, double rsq,
                      double &fforce);
   bool any_law(int tangential) const;
+  bool any_linear_law() const;    // classic or refined: the laws that keep a contact's work
   // f(law) for every type pair i <= j that has a law: given by pair_coeff, or to be mixed from
   // its two types' laws (the setup checks look at the laws before init_one() has mixed them)
   template <class F> void for_each_law(F f) const;    // (pair_granular_exact.cpp)

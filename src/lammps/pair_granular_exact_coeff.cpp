@@ -21,6 +21,11 @@ bool PairGranularExact::any_law(int tangential) const
   return false;
 }
 
+bool PairGranularExact::any_linear_law() const
+{
+  return any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED);
+}
+
 /* ----------------------------------------------------------------------
    doubles per contact in the history store: the largest state of the laws (a Jaeger-only
    compact store holds its 7 (10 with Yade moments); LAMMPS' neighbour store at least the linear
@@ -32,7 +37,7 @@ int PairGranularExact::history_store_width() const
   int width = history_mode == HISTORY_COMPACT ? int(ge::JAEGER_FIXED_SIZE)
                                               : int(ge::LINEAR_HISTORY_SIZE);
   if (history_mode == HISTORY_COMPACT &&
-      (any_law(TANGENTIAL_CLASSIC) || any_law(TANGENTIAL_REFINED) || any_law(TANGENTIAL_CATALOGUE)))
+      (any_linear_law() || any_law(TANGENTIAL_CATALOGUE)))
     width = int(ge::LINEAR_HISTORY_SIZE);
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++)

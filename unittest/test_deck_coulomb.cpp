@@ -3,6 +3,7 @@
 // (d) of doc/design_notes.md, "Coulomb checks" (cited as "check (x)"), against their closed
 // forms, and the heap and tetrahedron cases (c1), (c2).
 #include "deck_util.hpp"
+#include "device/coulomb_problem.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -624,6 +625,62 @@ TEST(DeckCoulomb, BedConvergesToATightlySolvedReference)
     EXPECT_LE(difference[0], 1e-4 * g_dt) << solver;
     EXPECT_LE(difference[1], difference[0] / 20.0) << solver;
   }
+}
+
+// fix_modify GE_COULOMB export writes a step's friction problem for solver studies outside
+// LAMMPS (bench/device/coulomb_apgd.cu solves it on a GPU). Read back and solved by the host
+// APGD of unittest/device/coulomb_problem.hpp, the exported step of the settled bed takes the
+// fix's iterations and ends at its natural residual, bit for bit: a wrong or missing field
+// (totals, couplings, start forces, row bounds) changes the iterates (a start force scaled by
+// 1 - 1e-6 changed the residual in its third digit). Tiled 2 x 2 across the periodic box, the problem
+// (4 copies, the contacts that cross the box joined to the neighbouring copy) takes them again.
+TEST(DeckCoulomb, ExportedProblemSolvesAsTheFixDoes)
+{
+  {
+    deck::Lammps lmp;
+    lmp.command("variable restart index coulomb_bed.restart\ninclude " +
+                deck::source_path("unittest/decks/in.coulomb_bed"));
+  }
+  deck::Lammps lmp;
+  lmp.command(R"(read_restart coulomb_bed.restart
+comm_modify     vel yes
+neighbor        0.2 bin
+neigh_modify    delay 0 every 1 check yes
+group           floor id <= 100
+group           bed subtract all floor
+pair_coeff      * * hooke 2000 damping viscous 10 tangential coulomb 0.5 solver apgd sweeps 1000000 tol 1e-8
+fix             gravity bed gravity 1.0 vector 0 0 -1
+fix             integrate bed nve/sphere
+timestep        0.002
+variable        contacts equal f_GE_COULOMB[1]
+variable        iterations equal f_GE_COULOMB[3]
+variable        residual equal f_GE_COULOMB[9]
+run             2
+fix_modify      GE_COULOMB export problem.bin
+run             1)");
+  const int iterations = static_cast<int>(lmp.variable("iterations"));
+  const ge_coulomb_problem::Problem problem = ge_coulomb_problem::read_problem("problem.bin", 1);
+  EXPECT_EQ(static_cast<double>(problem.terms.size()), lmp.variable("contacts"));
+  EXPECT_EQ(problem.tol, 1e-8);
+  const ge_coulomb_problem::Solve solve = ge_coulomb_problem::solve_on_host(problem, 1000000);
+  std::printf("  %zu contacts: the fix took %d iterations (natural residual %.3e), the exported "
+              "problem %d (%.3e)\n",
+              problem.terms.size(), iterations, lmp.variable("residual"), solve.iterations,
+              solve.residual);
+  EXPECT_GT(iterations, 10);
+  EXPECT_EQ(solve.iterations, iterations);
+  EXPECT_EQ(solve.residual, lmp.variable("residual"));
+  EXPECT_LE(solve.residual, 1e-8);
+  const ge_coulomb_problem::Problem tiled = ge_coulomb_problem::read_problem("problem.bin", 2);
+  EXPECT_EQ(tiled.terms.size(), 4 * problem.terms.size());
+  EXPECT_EQ(ge_coulomb_problem::solve_on_host(tiled, 1000000).iterations, iterations);
+
+  // the file's name, and one process: the totals of periodic images are their owners'
+  EXPECT_NE(lmp.error_of("fix_modify GE_COULOMB export").find("expected a file name"),
+            std::string::npos);
+  lmp.command("fix_modify GE_COULOMB export no/such/folder/problem.bin");
+  EXPECT_NE(lmp.error_of("run 1").find("cannot open no/such/folder/problem.bin"),
+            std::string::npos);
 }
 
 // `solver apgd` (accelerated projected gradient, item 2 of the solver issue): from the heap

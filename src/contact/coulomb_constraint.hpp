@@ -483,6 +483,51 @@ GE_INLINE Vec3 coulomb_gradient_step(const CoulombContact &c, const CoulombCoupl
   return coulomb_project(trial, c.cap, stick);
 }
 
+// One contact's APGD iteration, as a host loop or one device thread runs it: from the point y,
+// whose totals the contact reads, the projected gradient step gives the new force (force <-
+// next); the next point y' = next + momentum (next - the old force) is
+// returned as the change y' - y that goes into the totals of the next point, and y <- y'. Every
+// contact reads the same totals and writes only its own move: the order of the contacts, or
+// their threads, does not matter. The iteration's reductions take `change2` (|next - y|^2; the
+// caller compares it with cap2 = (mu F_n)^2 for the largest relative change) and `slope`
+// (s . (next - the old force), summed over the contacts: > 0 restarts the momentum).
+struct CoulombApgdMove {
+  Vec3 y_change;
+  double change2, cap2, slope;
+  bool stick;
+};
+
+GE_INLINE CoulombApgdMove coulomb_apgd_step(const CoulombContact &c, const CoulombCoupling &k,
+                                            double inv_row, double momentum,
+                                            const double *total_i, const double *total_j,
+                                            Vec3 &force, Vec3 &y)
+{
+  CoulombApgdMove m;
+  Vec3 rate;
+  const Vec3 next = coulomb_gradient_step(c, k, inv_row, y, total_i, total_j, rate, m.stick);
+  const Vec3 change = next - y;
+  m.change2 = dot(change, change);
+  m.cap2 = c.cap * c.cap;
+  m.slope = dot(rate, next - force);
+  const Vec3 y_next = next + momentum * (next - force);
+  force = next;
+  m.y_change = y_next - y;
+  y = y_next;
+  return m;
+}
+
+// Nesterov's momentum of APGD (notes: Coulomb solvers): theta_{k+1} from theta_k, and the
+// momentum theta_k (1 - theta_k)/(theta_k^2 + theta_{k+1}) of the next point.
+GE_INLINE double coulomb_apgd_next_theta(double theta)
+{
+  return 0.5 * (theta * std::sqrt(theta * theta + 4.0) - theta * theta);
+}
+
+GE_INLINE double coulomb_apgd_momentum(double theta, double next_theta)
+{
+  return theta * (1.0 - theta) / (theta * theta + next_theta);
+}
+
 // The natural residual of one contact (notes: Coulomb solvers): |F - Pi(F - m_t s)|/(mu F_n),
 // s the rate at the current forces: zero exactly when the contact sticks with s = 0 inside its
 // disk or slides on its rim with s against F, whatever the other contacts do; its largest value

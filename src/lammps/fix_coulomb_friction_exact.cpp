@@ -20,6 +20,8 @@
 #include "contact/catalogue_law.hpp"    // the layout of a contact's state (CS_*, TS_CF_*)
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
@@ -230,7 +232,6 @@ void FixCoulombFrictionExact::Contacts::add_slot()
   relax.emplace_back();
   force.emplace_back();
   y.emplace_back();
-  previous.emplace_back();
   inv_row.emplace_back();
   branch.emplace_back();
   stick.emplace_back();
@@ -241,7 +242,7 @@ void FixCoulombFrictionExact::Contacts::add_slot()
 double FixCoulombFrictionExact::Contacts::memory_usage() const
 {
   const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
-      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 4.0 * sizeof(ge::Vec3) +
+      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 3.0 * sizeof(ge::Vec3) +
       sizeof(double) + 2.0 +
       sizeof(CoulombFrictionTally *);
   return per_slot * static_cast<double>(i.capacity());
@@ -433,6 +434,7 @@ double FixCoulombFrictionExact::solve()
     comm->forward_comm(this);
     count_holders();
   }
+  if (!export_file.empty() && !setup_step) export_problem();
   bool started = false;    // the sweeps start from the stored (warm or kept) forces
   for (int k = 0; k < ncontacts; k++) {
     contacts.relax[k] = ghost_totals ? relaxation(k) : 1.0;
@@ -501,28 +503,21 @@ double FixCoulombFrictionExact::solve_apgd()
     iterations++;
     bool done = iterations == settings.sweeps;
     // the momentum of the next y if this iteration does not restart (none after the last)
-    const double next_theta = 0.5 * (theta * std::sqrt(theta * theta + 4.0) - theta * theta);
-    const double momentum = done ? 0.0 : theta * (1.0 - theta) / (theta * theta + next_theta);
+    const double next_theta = ge::coulomb_apgd_next_theta(theta);
+    const double momentum = done ? 0.0 : ge::coulomb_apgd_momentum(theta, next_theta);
     for (int b = 0; b < nall; b++)
       for (int m = 0; m < 6; m++) total_next[b][m] = total[b][m];
     double sums[2] = {0.0, 0.0};    // largest change squared, gradient . step
     for (int k = 0; k < ncontacts; k++) {
-      Vec3 rate;
-      bool stick;
-      const Vec3 next = ge::coulomb_gradient_step(contacts.c[k], contacts.coupling[k],
-                                                  contacts.inv_row[k], contacts.y[k],
-                                                  total[contacts.i[k]], totals_of_j(k), rate, stick);
-      const Vec3 change = next - contacts.y[k];
-      const double cap2 = contacts.c[k].cap * contacts.c[k].cap, change2 = ge::dot(change, change);
-      if (change2 > sums[0] * cap2) sums[0] = change2 / cap2;    // (a division only for a new max)
-      sums[1] += ge::dot(rate, next - contacts.force[k]);
-      contacts.previous[k] = contacts.force[k];
-      contacts.force[k] = next;
-      contacts.stick[k] = stick;
-      const Vec3 y = next + momentum * (next - contacts.previous[k]);
+      const ge::CoulombApgdMove move = ge::coulomb_apgd_step(
+          contacts.c[k], contacts.coupling[k], contacts.inv_row[k], momentum,
+          total[contacts.i[k]], totals_of_j(k), contacts.force[k], contacts.y[k]);
+      // (a division only for a new maximum)
+      if (move.change2 > sums[0] * move.cap2) sums[0] = move.change2 / move.cap2;
+      sums[1] += move.slope;
+      contacts.stick[k] = move.stick;
       ge::coulomb_add_pair(contacts.c[k], total_next[contacts.i[k]], totals_of_j(k, total_next),
-                           y - contacts.y[k]);
-      contacts.y[k] = y;
+                           move.y_change);
     }
     std::swap(total, total_next);
     exchange_totals();
@@ -951,4 +946,67 @@ double FixCoulombFrictionExact::memory_usage()
   // atom; owner process and index
   return (double) nmax * (6 + 6 + 6 + 3 + 2) * sizeof(double) + (double) nmax * 2 * sizeof(int) +
       contacts.memory_usage();
+}
+
+/* ----------------------------------------------------------------------
+   fix_modify GE_COULOMB export FILE: the friction problem of the next solve (not run setup's)
+   is written to FILE, for solver studies and bench/device/coulomb_apgd.cu, which solve it
+   again on a GPU. One process only (the totals of periodic images are their owners').
+   Binary, native byte order: "GECLMB01", int64 bodies, int64 contacts, the box (lo[3], hi[3]),
+   tol; per body: x[3], the totals of every force but the friction (f[3], torque[3]); per
+   contact: int32 i, int32 j (-1: a wall), then normal[3], rate0[3], rho_i, rho_j, cap, the
+   coupling (w_i, q_i, w_j, q_j, mass), the start force on i[3] and the branch x_i - x_j[3] (j
+   as the pair listed it: a periodic image where the contact crosses the box).
+------------------------------------------------------------------------- */
+
+int FixCoulombFrictionExact::modify_param(int narg, char **arg)
+{
+  if (strcmp(arg[0], "export") != 0) return 0;
+  if (narg < 2)
+    error->all(FLERR, "Illegal fix_modify {} export: expected a file name", id);
+  if (comm->nprocs > 1)
+    error->all(FLERR,
+               "fix_modify {} export writes the friction problem of one process: run on 1 "
+               "process (this run has {})",
+               id, comm->nprocs);
+  export_file = arg[1];
+  return 2;
+}
+
+// (called by solve() once the totals hold every force but the friction and the start forces
+// are known, before they are added)
+void FixCoulombFrictionExact::export_problem()
+{
+  FILE *fp = fopen(export_file.c_str(), "wb");
+  if (!fp) error->one(FLERR, "fix_modify {} export: cannot open {}: {}", id, export_file,
+                      utils::getsyserror());
+  const int nlocal = atom->nlocal;
+  const int64_t counts[2] = {nlocal, ncontacts};
+  bool ok = fwrite("GECLMB01", 1, 8, fp) == 8 && fwrite(counts, sizeof(int64_t), 2, fp) == 2;
+  const double box[7] = {domain->boxlo[0], domain->boxlo[1], domain->boxlo[2], domain->boxhi[0],
+                         domain->boxhi[1], domain->boxhi[2], settings.tol};
+  ok = ok && fwrite(box, sizeof(double), 7, fp) == 7;
+  for (int b = 0; ok && b < nlocal; b++) {
+    double row[9];
+    for (int m = 0; m < 3; m++) row[m] = atom->x[b][m];
+    for (int m = 0; m < 6; m++) row[3 + m] = total[b][m];
+    ok = fwrite(row, sizeof(double), 9, fp) == 9;
+  }
+  for (int k = 0; ok && k < ncontacts; k++) {
+    const ge::CoulombContact &c = contacts.c[k];
+    const ge::CoulombCoupling &q = contacts.coupling[k];
+    const int32_t ij[2] = {contacts.i[k], contacts.j[k]};
+    const Vec3 &f = contacts.force[k], &b = contacts.branch[k];
+    const double row[20] = {c.normal.x, c.normal.y, c.normal.z, c.rate0.x, c.rate0.y, c.rate0.z,
+                            c.rho_i,    c.rho_j,    c.cap,      q.w_i,     q.q_i,     q.w_j,
+                            q.q_j,      q.mass,     f.x,        f.y,       f.z,       b.x,
+                            b.y,        b.z};
+    ok = fwrite(ij, sizeof(int32_t), 2, fp) == 2 && fwrite(row, sizeof(double), 20, fp) == 20;
+  }
+  if (fclose(fp) != 0 || !ok)
+    error->one(FLERR, "fix_modify {} export: cannot write {}", id, export_file);
+  if (comm->me == 0)
+    utils::logmesg(lmp, "fix {}: the friction problem of step {} ({} contacts) written to {}\n",
+                   id, update->ntimestep, ncontacts, export_file);
+  export_file.clear();
 }

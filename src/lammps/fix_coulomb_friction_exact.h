@@ -27,6 +27,7 @@ FixStyle(COULOMB_FRICTION/EXACT,FixCoulombFrictionExact);
 
 #include "contact/coulomb_constraint.hpp"
 
+#include <string>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -48,6 +49,7 @@ class FixCoulombFrictionExact : public Fix {
   void write_restart(FILE *) override;
   void restart(char *) override;
   double memory_usage() override;
+  int modify_param(int, char **) override;
 
   // Gathering the contacts of sphere pairs is done in the pair's force loop, where each touching
   // contact's geometry is at hand (positions and velocities do not change before post_force):
@@ -98,7 +100,7 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<ge::CoulombCoupling> coupling;
     std::vector<double> relax;         // the share of its change a sweep applies (relaxation())
     std::vector<ge::Vec3> force;       // the current friction force on i
-    std::vector<ge::Vec3> y, previous;    // APGD: the point the totals are at, the last forces
+    std::vector<ge::Vec3> y;           // APGD: the point the totals are at
     std::vector<double> inv_row;       // APGD: 1/R_c, the contact's preconditioned step
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
     std::vector<char> stick;
@@ -144,8 +146,10 @@ class FixCoulombFrictionExact : public Fix {
   double natural_residual;        // largest natural residual of the final forces (this process)
   double stuck_velocity_after;    // largest tau |s| of a stuck contact (this process)
   double sweeps_total, solves_total;
+  std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
 
   void grow_per_atom_arrays();
+  void export_problem();
   void set_mobility(int nall);
   void find_owners();
   int totals_index(int j) const;

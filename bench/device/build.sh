@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build the device check and the kernel throughput benchmark for a CUDA GPU into DIR, with run.sh
-# to run them there (a GPU machine needs no compiler: carry DIR, ~4 MB, and run DIR/run.sh).
+# Build the device check, the kernel throughput benchmark and the Coulomb APGD benchmark for a
+# CUDA GPU into DIR, with run.sh and run_coulomb.sh to run them there (a GPU machine needs no compiler: carry DIR, ~4 MB, and run DIR/run.sh).
 #
 # Usage: bash bench/device/build.sh DIR [arch, default sm_90 (H100/H200)]
 # Needs nvcc (CUDA 12 or 13); the binaries link the CUDA runtime statically.
@@ -18,6 +18,8 @@ mkdir -p "$out"
   unittest/device/device_kernels.cu
 "$nvcc" -std=c++17 -O3 -arch="$arch" -I src -o "$out/kernel_throughput" \
   bench/device/kernel_throughput.cu
-strip "$out"/device_kernels "$out"/device_kernels_fma "$out"/kernel_throughput
-cp bench/device/run.sh "$out/run.sh"
+# the APGD friction solver of `tangential coulomb` on the device (bench/device/coulomb_apgd.cu)
+"$nvcc" -std=c++17 -O3 -arch="$arch" -I src -o "$out/coulomb_apgd" bench/device/coulomb_apgd.cu
+strip "$out"/device_kernels "$out"/device_kernels_fma "$out"/kernel_throughput "$out"/coulomb_apgd
+cp bench/device/run.sh bench/device/run_coulomb.sh "$out/"
 echo "$out"

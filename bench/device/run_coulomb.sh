@@ -11,6 +11,10 @@ lscpu | grep -E "Model name"
 for H in 9.1 18.1 36.1 72.1 72.2; do
   timeout 120 ./coulomb_apgd "$problems/problem_$H.bin" 1 1 || echo "rc=$?"
 done
+# beds 2 and 4 times as wide (36 layers): the host's solve takes up to a few minutes
+for bed in 24x36.1 48x36.1; do
+  [ -f "$problems/problem_$bed.bin" ] && { timeout 400 ./coulomb_apgd "$problems/problem_$bed.bin" 1 1 || echo "rc=$?"; }
+done
 # the deepest bed at rest: beyond the host's reach (over 100,000 iterations at ~1.2 ms each)
 timeout 150 ./coulomb_apgd "$problems/problem_144.2.bin" 1 0 1000000 || echo "rc=$?"
 # larger beds: the same problems tiled across the box (the same solution and iterations)

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <vector>
 #include <string>
@@ -634,6 +635,7 @@ TEST(DeckCoulomb, BedConvergesToATightlySolvedReference)
 // (totals, couplings, start forces, row bounds) changes the iterates (a start force scaled by
 // 1 - 1e-6 changed the residual in its third digit). Tiled 2 x 2 across the periodic box, the problem
 // (4 copies, the contacts that cross the box joined to the neighbouring copy) takes them again.
+// A missing file name, a file that cannot be written and a run on 2 processes are errors.
 TEST(DeckCoulomb, ExportedProblemSolvesAsTheFixDoes)
 {
   {
@@ -681,6 +683,21 @@ run             1)");
   lmp.command("fix_modify GE_COULOMB export no/such/folder/problem.bin");
   EXPECT_NE(lmp.error_of("run 1").find("cannot open no/such/folder/problem.bin"),
             std::string::npos);
+
+  // on 2 processes: refused, with the reason
+  {
+    std::ofstream deck("two_processes.in");
+    deck << deck::kEmptyGranularBox
+         << "pair_coeff * * hooke 1000 tangential coulomb 0.5\n"
+            "fix_modify GE_COULOMB export problem.bin\n";
+  }
+  EXPECT_NE(deck::run_mpi(2, "two_processes.in", "", "two_processes.log"), 0);
+  std::ifstream log("two_processes.log");
+  const std::string printed((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(printed.find("writes the friction problem of one process: run on 1 process (this run "
+                         "has 2)"),
+            std::string::npos)
+      << printed;
 }
 
 // `solver apgd` (accelerated projected gradient, item 2 of the solver issue): from the heap

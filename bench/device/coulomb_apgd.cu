@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -357,7 +358,13 @@ int main(int argc, char **argv)
     std::fprintf(stderr, "coulomb_apgd: tile and most iterations must be positive\n");
     return 2;
   }
-  const Problem p = read_problem(argv[1], tile);
+  Problem p;
+  try {
+    p = read_problem(argv[1], tile);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "coulomb_apgd: %s\n", e.what());
+    return 1;
+  }
   std::printf("%s x %d^2: %d bodies, %zu contacts, tol %.0e\n", argv[1], tile, p.nbodies,
               p.terms.size(), p.tol);
   Solve host;

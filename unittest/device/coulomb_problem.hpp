@@ -170,7 +170,7 @@ inline double *side_of_j(std::vector<double> &totals, int j, double *wall_side)
 inline std::vector<double> totals_of(const Problem &p, const std::vector<Vec3> &force)
 {
   std::vector<double> totals = p.total0;
-  double wall_side[6];
+  double wall_side[6] = {0, 0, 0, 0, 0, 0};
   for (size_t k = 0; k < p.terms.size(); k++) {
     if (ge::is_zero(force[k])) continue;
     const ContactTerms &t = p.terms[k];
@@ -187,7 +187,7 @@ inline Vec3 rate_at(const ContactTerms &t, std::vector<double> &totals, double *
 }
 
 inline double largest_natural_residual(const Problem &p, const std::vector<Vec3> &force,
-                                std::vector<double> &totals)
+                                       std::vector<double> &totals)
 {
   double largest = 0.0, wall_side[6] = {0, 0, 0, 0, 0, 0};
   for (size_t k = 0; k < p.terms.size(); k++) {
@@ -261,7 +261,7 @@ inline Solve solve_on_host(const Problem &p, int most)
 
 // the largest difference of two solves' rates (the contact velocities after the step / tau)
 inline double largest_rate_difference(const Problem &p, const std::vector<Vec3> &a,
-                               const std::vector<Vec3> &b)
+                                      const std::vector<Vec3> &b)
 {
   std::vector<double> ta = totals_of(p, a), tb = totals_of(p, b);
   double largest = 0.0, wall_a[6] = {0, 0, 0, 0, 0, 0}, wall_b[6] = {0, 0, 0, 0, 0, 0};

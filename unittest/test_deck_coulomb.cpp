@@ -4,6 +4,7 @@
 // forms, and the heap and tetrahedron cases (c1), (c2).
 #include "deck_util.hpp"
 #include "device/coulomb_problem.hpp"
+#include "device/coulomb_stuck_system.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -676,6 +677,42 @@ run             1)");
   const ge_coulomb_problem::Problem tiled = ge_coulomb_problem::read_problem("problem.bin", 2);
   EXPECT_EQ(tiled.terms.size(), 4 * problem.terms.size());
   EXPECT_EQ(ge_coulomb_problem::solve_on_host(tiled, 1000000).iterations, iterations);
+
+  // The stuck contacts' linear system of the same step, as bench/coulomb_stuck_system.cpp
+  // studies it: D_SS is symmetric (to roundoff), conjugate gradients with each of the three
+  // preconditioners solve it (the residual recomputed from the solution is within 1.5x of the
+  // tolerance the recursion reached), and the coarse correction leaves a residual orthogonal to
+  // its coarse space (Galerkin).
+  {
+    using namespace ge_coulomb_problem;
+    const StuckSystem D(problem);
+    EXPECT_GT(D.size(), problem.terms.size() / 2);
+    const Forces u = random_consistent_rhs(D, 1), v = random_consistent_rhs(D, 2);
+    Forces Du, Dv;
+    D.apply(u, Du);
+    D.apply(v, Dv);
+    EXPECT_NEAR(dot_all(u, Dv), dot_all(v, Du), 1e-12 * std::sqrt(dot_all(u, Du) * dot_all(v, Dv)));
+    const Forces b = random_consistent_rhs(D, 7);
+    Forces x;
+    const StarSchwarz stars(D);
+    const TwoLevel coarse(D, 3.0 * 0.925, largest_scaled_eigenvalue(D), true);
+    const CgResult jacobi = conjugate_gradients(D, b, JacobiPreconditioner{D}, 1e-8, 20000, x);
+    const CgResult star = conjugate_gradients(D, b, stars, 1e-8, 20000, x);
+    const CgResult two = conjugate_gradients(D, b, coarse, 1e-8, 20000, x);
+    std::printf("  stuck system, %zu contacts: CG iterations to 1e-8 with m_t %d, stars %d, "
+                "two-level (%d coarse) %d\n",
+                D.size(), jacobi.iterations, star.iterations, coarse.coarse_size(),
+                two.iterations);
+    for (const CgResult &r : {jacobi, star, two}) {
+      EXPECT_GT(r.iterations, 0);
+      EXPECT_LE(r.true_residual, 1.5e-8);
+    }
+    Forces corrected(D.size(), Vec3{0, 0, 0}), Dc, left(D.size());
+    coarse.coarse_correct(b, corrected);
+    D.apply(corrected, Dc);
+    for (size_t s = 0; s < D.size(); s++) left[s] = b[s] - Dc[s];
+    EXPECT_LE(coarse.largest_restriction(left), 1e-10 * coarse.largest_restriction(b));
+  }
 
   // the file's name, and one process: the totals of periodic images are their owners'
   EXPECT_NE(lmp.error_of("fix_modify GE_COULOMB export").find("expected a file name"),

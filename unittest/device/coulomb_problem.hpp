@@ -60,6 +60,8 @@ struct Problem {
   std::vector<double> total0;    // 6 per body: every force but the friction
   std::vector<ContactTerms> terms;
   std::vector<Vec3> start;       // the warm start
+  std::vector<Vec3> position;    // per body: its centre (copies shifted by whole boxes)
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};    // the box (x and y periodic; tiled: t boxes)
 };
 
 // ------------------------------------------------------------------------------------------
@@ -106,8 +108,15 @@ inline Problem read_problem(const char *file, int tile)
   p.nbodies = nb * tile * tile;
   p.total0.resize(6 * (size_t) p.nbodies);
   for (int copy = 0; copy < tile * tile; copy++)
-    for (int b = 0; b < nb; b++)
+    for (int b = 0; b < nb; b++) {
       for (int m = 0; m < 6; m++) p.total0[6 * ((size_t) copy * nb + b) + m] = body[9 * b + 3 + m];
+      p.position.push_back({body[9 * b] + (copy / tile) * length[0],
+                            body[9 * b + 1] + (copy % tile) * length[1], body[9 * b + 2]});
+    }
+  for (int m = 0; m < 3; m++) {
+    p.lo[m] = box[m];
+    p.hi[m] = m < 2 ? box[m] + tile * length[m] : box[3 + m];
+  }
   for (int a = 0; a < tile; a++)
     for (int b = 0; b < tile; b++)
       for (int k = 0; k < nc; k++) {

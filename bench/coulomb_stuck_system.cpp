@@ -1,0 +1,91 @@
+// The stuck contacts' linear system of exported friction problems (fix_modify GE_COULOMB export),
+// solved by conjugate gradients with three preconditioners (unittest/device/
+// coulomb_stuck_system.hpp): how many iterations each takes to 1e-8 of a consistent random
+// right-hand side, and the tangential constraints per degree of freedom, 2 N_c / 6 N, over the bed
+// and in slabs of about 8 diameters from the floor up. bench/README.md, "What the soft modes are".
+//
+// Usage: coulomb_stuck_system [--cell D] [--most N] [--skip-two-level] PROBLEM...
+//   --cell: the coarse cells' edge in contact diameters (default 3)
+#include "coulomb_stuck_system.hpp"
+
+#include <cstdio>
+#include <string>
+
+using namespace ge_coulomb_problem;
+
+namespace {
+
+// twice the median branch length of the contacts
+double diameter_of(const Problem &p)
+{
+  std::vector<double> rho;
+  for (const ContactTerms &t : p.terms) rho.push_back(t.rho_i);
+  std::nth_element(rho.begin(), rho.begin() + rho.size() / 2, rho.end());
+  return 2.0 * rho[rho.size() / 2];
+}
+
+void report(const char *what, const CgResult &r)
+{
+  std::printf("  %-28s %7d iterations, true residual %.1e, %.2f s\n", what, r.iterations,
+              r.true_residual, r.seconds);
+}
+
+void study(const char *file, double cell, int most, bool two_level)
+{
+  const Problem p = read_problem(file, 1);
+  const StuckSystem D(p);
+  const double d = diameter_of(p);
+  std::printf("%s: %d bodies, %zu contacts, %zu stuck\n", file, p.nbodies, p.terms.size(),
+              D.size());
+  double top = p.lo[2];
+  for (int k = 0; k < p.nbodies; k++)
+    if (D.moves(k)) top = std::fmax(top, p.position[k].z);
+  const int slabs = std::max(1, static_cast<int>(std::lround((top - p.lo[2]) / (8.0 * d))));
+  const std::vector<double> ratio = constraint_ratio(D, slabs);
+  std::printf("  2 Nc / 6 N: %.3f; in slabs from the floor up:", ratio[0]);
+  for (size_t k = 1; k < ratio.size(); k++)
+    if (ratio[k] > 0.0) std::printf(" %.3f", ratio[k]);
+  std::printf("\n");
+  const Forces b = random_consistent_rhs(D, 7);
+  Forces x;
+  report("diagonal (m_t)", conjugate_gradients(D, b, JacobiPreconditioner{D}, 1e-8, most, x));
+  const StarSchwarz stars(D);
+  report("stars (additive Schwarz)", conjugate_gradients(D, b, stars, 1e-8, most, x));
+  if (!two_level) return;
+  const TwoLevel coarse(D, cell * d, largest_scaled_eigenvalue(D), true);
+  char what[64];
+  std::snprintf(what, sizeof(what), "two-level (%d coarse)", coarse.coarse_size());
+  report(what, conjugate_gradients(D, b, coarse, 1e-8, most, x));
+}
+
+}    // namespace
+
+int main(int argc, char **argv)
+{
+  double cell = 3.0;
+  int most = 100000;
+  bool two_level = true;
+  int first = 1;
+  for (; first < argc && argv[first][0] == '-'; first++) {
+    const std::string opt = argv[first];
+    if (opt == "--cell" && first + 1 < argc) cell = std::atof(argv[++first]);
+    else if (opt == "--most" && first + 1 < argc) most = std::atoi(argv[++first]);
+    else if (opt == "--skip-two-level") two_level = false;
+    else {
+      std::fprintf(stderr, "coulomb_stuck_system: unknown option %s\n", argv[first]);
+      return 2;
+    }
+  }
+  if (first == argc || cell <= 0.0 || most <= 0) {
+    std::fprintf(stderr, "usage: coulomb_stuck_system [--cell D > 0] [--most N > 0] "
+                         "[--skip-two-level] PROBLEM...\n");
+    return 2;
+  }
+  try {
+    for (int k = first; k < argc; k++) study(argv[k], cell, most, two_level);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "coulomb_stuck_system: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

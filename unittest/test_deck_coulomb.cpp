@@ -758,8 +758,9 @@ TEST(DeckCoulomb, StuckContactsSlipAtTheirContactPoints)
   const int steps = 200;
   double largest_slip[2] = {0.0, 0.0};
   const char *const solvers[2] = {"sweeps 5", "solver apgd sweeps 1000000 tol 1e-8"};
+  const char *const logs[2] = {"slip_gs5.log", "slip_apgd.log"};
   for (int k = 0; k < 2; k++) {
-    deck::Lammps lmp;
+    deck::Lammps lmp(logs[k]);
     lmp.command(std::string(R"(read_restart coulomb_bed_for_slip.restart
 comm_modify     vel yes
 neighbor        0.2 bin
@@ -802,6 +803,12 @@ run             0)");
   }
   EXPECT_LE(largest_slip[1], 1e-9 * d);
   EXPECT_GT(largest_slip[0], 1e-9 * d);
+  // 5 sweeps stop above tol: each run warns, with the numbers; APGD to tol does not
+  const char *const short_solve = "WARNING: Fix GE_COULOMB (tangential coulomb): in 1 of the 1 "
+                                  "steps of this run the friction solve stopped at its budget of "
+                                  "5 sweeps above tol 1e-08: its true error";
+  EXPECT_NE(deck::read_text(logs[0]).find(short_solve), std::string::npos) << short_solve;
+  EXPECT_EQ(deck::read_text(logs[1]).find("stopped at its budget"), std::string::npos);
 }
 
 // `solver apgd` (accelerated projected gradient, item 2 of the solver issue): from the heap

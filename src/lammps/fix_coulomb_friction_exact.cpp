@@ -61,6 +61,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   n_contacts = n_stuck = sweeps_used = residual = max_stuck_slip = dissipation_rate = 0.0;
   natural_residual = stuck_velocity_after = 0.0;
   sweeps_total = solves_total = 0.0;
+  run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
 
   comm_forward = 6;
   comm_reverse = 6;
@@ -104,6 +105,7 @@ void FixCoulombFrictionExact::init()
   if (pair == nullptr)
     error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
   sweeps_total = solves_total = 0.0;
+  run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
   if (!active) return;    // no `tangential coulomb` law (any more): nothing to solve
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR,
@@ -810,7 +812,44 @@ void FixCoulombFrictionExact::solve_step(int vflag)
                id);
   begun = false;
   residual = solve();
+  count_short_solve();
   finish(vflag);
+}
+
+// a step whose solve the budget stopped with the true error above tol (sweeps_used is the same
+// on every process; natural_residual is this process's, reduced in post_run)
+void FixCoulombFrictionExact::count_short_solve()
+{
+  if (setup_step) return;
+  run_steps += 1.0;
+  if (sweeps_used < settings.sweeps) return;
+  double all = 0.0;
+  MPI_Allreduce(&natural_residual, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  if (all <= settings.tol) return;
+  short_steps += 1.0;
+  short_residual = std::fmax(short_residual, natural_residual);
+  short_stuck_velocity = std::fmax(short_stuck_velocity, stuck_velocity_after);
+}
+
+// Static friction held only to the true error where the budget stopped the solve: say so once
+// per run, with the numbers (a budget is legal, and the default, but "exact" friction is then
+// exact only to that).
+void FixCoulombFrictionExact::post_run()
+{
+  if (!active || short_steps == 0.0) return;
+  double worst[2] = {short_residual, short_stuck_velocity}, all[2] = {0.0, 0.0};
+  MPI_Allreduce(worst, all, 2, MPI_DOUBLE, MPI_MAX, world);
+  if (comm->me != 0) return;
+  const bool apgd = settings.solver == ge::CoulombSolver::APGD;
+  error->warning(FLERR,
+                 "Fix {} (tangential coulomb): in {:.0f} of the {:.0f} steps of this run the "
+                 "friction solve stopped at its budget of {} {} above tol {:.3g}: its true error "
+                 "(the largest natural residual, relative to mu F_n) reached {:.3g}, and stuck "
+                 "contacts kept up to {:.3g} (velocity units) at the next half step, so static "
+                 "friction held only to that. For the tolerance, raise 'sweeps' (f_{}[9] is each "
+                 "step's true error, f_{}[3] its sweeps)",
+                 id, short_steps, run_steps, settings.sweeps, apgd ? "iterations" : "sweeps",
+                 settings.tol, all[0], all[1], id, id);
 }
 
 /* ----------------------------------------------------------------------

@@ -40,6 +40,7 @@ class FixCoulombFrictionExact : public Fix {
   void init() override;
   void setup(int) override;
   void post_force(int) override;
+  void post_run() override;
   double compute_scalar() override;
   double compute_vector(int) override;
   int pack_forward_comm(int, int *, double *, int, int *) override;
@@ -146,6 +147,9 @@ class FixCoulombFrictionExact : public Fix {
   double natural_residual;        // largest natural residual of the final forces (this process)
   double stuck_velocity_after;    // largest tau |s| of a stuck contact (this process)
   double sweeps_total, solves_total;
+  // this run: its steps, those whose solve its budget (`sweeps`) stopped above tol, and their
+  // largest true error and stuck velocity (this process): post_run() warns with them
+  double run_steps, short_steps, short_residual, short_stuck_velocity;
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
 
   void grow_per_atom_arrays();
@@ -166,6 +170,7 @@ class FixCoulombFrictionExact : public Fix {
   double solve_apgd();
   void compute_row_bounds();
   void measure_residual();
+  void count_short_solve();
   bool true_error_below_tol(double &change_tol);
   double sweep();
   double step_alone(int k);

@@ -46,6 +46,11 @@ void study(const char *file, double cell, int most, bool two_level)
   for (size_t k = 1; k < ratio.size(); k++)
     if (ratio[k] > 0.0) std::printf(" %.3f", ratio[k]);
   std::printf("\n");
+  const WarmStartSolve warm = solve_stuck_set_from_warm_start(p, D, p.tol, most);
+  std::printf("  the step from its warm start, stuck set held (tol %.0e): %d iterations (%.2f s), "
+              "natural residual %.1e -> %.1e, %d forces outside their disks\n",
+              p.tol, warm.iterations, warm.seconds, warm.start_residual, warm.residual,
+              warm.outside);
   const Forces b = random_consistent_rhs(D, 7);
   Forces x;
   report("diagonal (m_t)", conjugate_gradients(D, b, JacobiPreconditioner{D}, 1e-8, most, x));

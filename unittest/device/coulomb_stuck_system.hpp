@@ -18,6 +18,8 @@
 //     of the nine uniform stress tensors sigma (a uniform stress is what the long force chains
 //     carry), one Jacobi step of smoothing, the coarse matrix factored densely.
 //   - constraint_ratio: 2 N_c / 6 N, the stuck tangential constraints per degree of freedom.
+//   - solve_stuck_set_from_warm_start: the step's own problem as a linear one on the warm
+//     start's stuck set (what an active-set method does where the set is right).
 // Host code; a study, not used by the fix.
 #pragma once
 
@@ -545,6 +547,66 @@ class TwoLevel {
     }
   }
 };
+
+// The step's own problem solved as a linear one: the stuck contacts (those of the warm start)
+// held at rest with the sliding ones held at their warm-start forces, by diagonally
+// preconditioned CG from the warm start until every stuck contact's m_t |s| / (mu F_n) is
+// below tol/2 (or `most` iterations); then the natural residual of the whole problem at the
+// result. Where the warm start's stuck set is the solution's, that residual is at most tol and
+// the step is solved; where a contact must start to slide, the linear solve pushes forces
+// outside their disks and the residual is large.
+struct WarmStartSolve {
+  int iterations = 0;
+  double start_residual = 0.0;    // the natural residual of the warm start
+  double residual = 0.0;          // that of the result, over all contacts
+  int outside = 0;                // stuck contacts whose force left the disk
+  double seconds = 0.0;
+};
+
+inline WarmStartSolve solve_stuck_set_from_warm_start(const Problem &p, const StuckSystem &D,
+                                                      double tol, int most)
+{
+  const auto started = std::chrono::steady_clock::now();
+  WarmStartSolve out;
+  std::vector<double> totals = totals_of(p, p.start);
+  out.start_residual = largest_natural_residual(p, p.start, totals);
+  double wall[6] = {0, 0, 0, 0, 0, 0};
+  Forces r(D.size()), x(D.size(), Vec3{0, 0, 0}), z, dir, q;
+  for (size_t s = 0; s < D.size(); s++) r[s] = -1.0 * rate_at(D.terms(s), totals, wall);
+  auto largest_scaled = [&]() {
+    double largest = 0.0;
+    for (size_t s = 0; s < D.size(); s++)
+      largest = std::fmax(largest, D.mass(s) * ge::norm(r[s]) / D.terms(s).cap);
+    return largest;
+  };
+  const JacobiPreconditioner prec{D};
+  prec(r, z);
+  dir = z;
+  double rz = dot_all(r, z);
+  while (largest_scaled() > 0.5 * tol && out.iterations < most) {
+    out.iterations++;
+    D.apply(dir, q);
+    const double alpha = rz / dot_all(dir, q);
+    for (size_t s = 0; s < D.size(); s++) {
+      x[s] = x[s] + alpha * dir[s];
+      r[s] = r[s] - alpha * q[s];
+    }
+    prec(r, z);
+    const double rz_next = dot_all(r, z);
+    const double beta = rz_next / rz;
+    rz = rz_next;
+    for (size_t s = 0; s < D.size(); s++) dir[s] = z[s] + beta * dir[s];
+  }
+  std::vector<Vec3> force = p.start;
+  for (size_t s = 0; s < D.size(); s++) {
+    force[D.S[s]] = p.start[D.S[s]] + x[s];
+    if (ge::norm(force[D.S[s]]) > D.terms(s).cap) out.outside++;
+  }
+  totals = totals_of(p, force);
+  out.residual = largest_natural_residual(p, force, totals);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
 
 // 2 N_c / 6 N: the stuck tangential constraints (two per contact) per degree of freedom of the
 // moving bodies, over the whole problem and (slabs > 0) in horizontal slabs by the height of the

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,11 +68,19 @@ int main(int argc, char **argv)
   if (!command(lmp, setup + "include " + argv[1])) return 1;
   const double dt = value(lmp, "dt");
   // the mean diameter of the group's spheres
-  command(lmp, "compute ge_slip_radius " + group + " property/atom radius\n"
-               "compute ge_slip_mean_radius " + group + " reduce ave c_ge_slip_radius\n"
-               "thermo_style custom step c_ge_slip_mean_radius\nrun 0 post no");
+  if (!command(lmp, "compute ge_slip_radius " + group + " property/atom radius\n"
+                    "compute ge_slip_mean_radius " + group + " reduce ave c_ge_slip_radius\n"
+                    "thermo_style custom step c_ge_slip_mean_radius\nrun 0 post no"))
+    return 1;
   const double d = 2.0 * value(lmp, "c_ge_slip_mean_radius");
-  ge_slip::SlipRecorder recorder(lmp, group);
+  std::unique_ptr<ge_slip::SlipRecorder> made;
+  try {
+    made = std::make_unique<ge_slip::SlipRecorder>(lmp, group);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "coulomb_contact_slip: %s\n", e.what());
+    return 1;
+  }
+  ge_slip::SlipRecorder &recorder = *made;
   double bound = 0.0;
   const auto started = std::chrono::steady_clock::now();
   for (int step = 0; step < steps; step++) {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "atom.h"
+#include "comm.h"
 #include "force.h"
 #include "group.h"
 #include "lammps.h"
@@ -63,6 +64,9 @@ class SlipRecorder {
                ge::CoulombKinematics kinematics_ = ge::CoulombKinematics::Geometric)
       : lmp(static_cast<LAMMPS_NS::LAMMPS *>(handle)), kinematics(kinematics_)
   {
+    if (lmp->comm->nprocs != 1)
+      throw std::runtime_error("the slip recorder reads ghosts' velocities from their owners: "
+                               "run on 1 process");
     const int g = lmp->group->find(group);
     if (g < 0) throw std::runtime_error("no group " + group);
     groupbit = lmp->group->bitmask[g];

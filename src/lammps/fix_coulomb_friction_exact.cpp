@@ -817,7 +817,8 @@ void FixCoulombFrictionExact::solve_step(int vflag)
 }
 
 // a step whose solve the budget stopped with the true error above tol (sweeps_used is the same
-// on every process; natural_residual is this process's, reduced in post_run)
+// on every process; the true error is reduced to decide, and the largest of this process's is
+// kept for post_run, which reduces it)
 void FixCoulombFrictionExact::count_short_solve()
 {
   if (setup_step) return;

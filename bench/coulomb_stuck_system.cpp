@@ -4,12 +4,15 @@
 // right-hand side, and the tangential constraints per degree of freedom, 2 N_c / 6 N, over the bed
 // and in slabs of about 8 diameters from the floor up. bench/README.md, "What the soft modes are".
 //
-// Usage: coulomb_stuck_system [--cell D] [--most N] [--skip-two-level] PROBLEM...
+// Usage: coulomb_stuck_system [--cell D] [--most N] [--skip-two-level] [--hybrid N]... PROBLEM...
 //   --cell: the coarse cells' edge in contact diameters (default 3)
+//   --hybrid N: also solve the step by N APGD iterations, then Newton-CG on the face
+//   (solve_apgd_then_newton_cg; repeat for several N)
 #include "coulomb_stuck_system.hpp"
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 using namespace ge_coulomb_problem;
 
@@ -30,7 +33,7 @@ void report(const char *what, const CgResult &r)
               r.true_residual, r.seconds);
 }
 
-void study(const char *file, double cell, int most, bool two_level)
+void study(const char *file, double cell, int most, bool two_level, const std::vector<int> &hybrid)
 {
   const Problem p = read_problem(file, 1);
   const StuckSystem D(p);
@@ -51,6 +54,12 @@ void study(const char *file, double cell, int most, bool two_level)
               "natural residual %.1e -> %.1e, %d forces outside their disks\n",
               p.tol, warm.iterations, warm.seconds, warm.start_residual, warm.residual,
               warm.outside);
+  for (int apgd : hybrid) {
+    const HybridSolve h = solve_apgd_then_newton_cg(p, apgd, most, 20);
+    std::printf("  the step by %d APGD iterations, then %d Newton steps on the face: %d CG "
+                "iterations (%d in all, %.2f s), natural residual %.1e\n",
+                h.apgd, h.newton, h.cg, h.apgd + h.cg, h.seconds, h.residual);
+  }
   const Forces b = random_consistent_rhs(D, 7);
   Forces x;
   report("diagonal (m_t)", conjugate_gradients(D, b, JacobiPreconditioner{D}, 1e-8, most, x));
@@ -70,12 +79,15 @@ int main(int argc, char **argv)
   double cell = 3.0;
   int most = 100000;
   bool two_level = true;
+  std::vector<int> hybrid;
   int first = 1;
   for (; first < argc && argv[first][0] == '-'; first++) {
     const std::string opt = argv[first];
     if (opt == "--cell" && first + 1 < argc) cell = std::atof(argv[++first]);
     else if (opt == "--most" && first + 1 < argc) most = std::atoi(argv[++first]);
     else if (opt == "--skip-two-level") two_level = false;
+    else if (opt == "--hybrid" && first + 1 < argc && std::atoi(argv[first + 1]) >= 0)
+      hybrid.push_back(std::atoi(argv[++first]));
     else {
       std::fprintf(stderr, "coulomb_stuck_system: unknown option %s\n", argv[first]);
       return 2;
@@ -83,11 +95,11 @@ int main(int argc, char **argv)
   }
   if (first == argc || cell <= 0.0 || most <= 0) {
     std::fprintf(stderr, "usage: coulomb_stuck_system [--cell D > 0] [--most N > 0] "
-                         "[--skip-two-level] PROBLEM...\n");
+                         "[--skip-two-level] [--hybrid APGD-ITERATIONS]... PROBLEM...\n");
     return 2;
   }
   try {
-    for (int k = first; k < argc; k++) study(argv[k], cell, most, two_level);
+    for (int k = first; k < argc; k++) study(argv[k], cell, most, two_level, hybrid);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "coulomb_stuck_system: %s\n", e.what());
     return 1;

@@ -682,8 +682,8 @@ run             1)");
   // The stuck contacts' linear system of the same step, as bench/coulomb_stuck_system.cpp
   // studies it: D_SS is symmetric (to roundoff), conjugate gradients with each of the three
   // preconditioners solve it (the residual recomputed from the solution is within 1.5x of the
-  // tolerance the recursion reached), and the coarse correction leaves a residual orthogonal to
-  // its coarse space (Galerkin).
+  // tolerance the recursion reached), the APGD + Newton-CG hybrid solves the step to tol, and
+  // the coarse correction leaves a residual orthogonal to its coarse space (Galerkin).
   {
     using namespace ge_coulomb_problem;
     const StuckSystem D(problem);
@@ -708,6 +708,14 @@ run             1)");
       EXPECT_GT(r.iterations, 0);
       EXPECT_LE(r.true_residual, 1.5e-8);
     }
+    // the hybrid measured as the next solver (100 APGD iterations, then Newton-CG on the face):
+    // it solves the step, to the fix's own true error
+    const HybridSolve hybrid = solve_apgd_then_newton_cg(problem, 100, 20000, 20);
+    std::printf("  hybrid: 100 APGD iterations + %d CG iterations in %d Newton steps, natural "
+                "residual %.2e (APGD alone: %d)\n",
+                hybrid.cg, hybrid.newton, hybrid.residual, iterations);
+    EXPECT_LE(hybrid.residual, 1e-8);
+    EXPECT_GT(hybrid.cg, 0);
     Forces corrected(D.size(), Vec3{0, 0, 0}), Dc, left(D.size());
     coarse.coarse_correct(b, corrected);
     D.apply(corrected, Dc);

@@ -20,6 +20,7 @@
 //   - constraint_ratio: 2 N_c / 6 N, the stuck tangential constraints per degree of freedom.
 //   - solve_stuck_set_from_warm_start: the step's own problem as a linear one on the warm
 //     start's stuck set (what an active-set method does where the set is right).
+//   - solve_apgd_then_newton_cg: APGD to find the face, then Newton-CG steps on it.
 // Host code; a study, not used by the fix.
 #pragma once
 
@@ -604,6 +605,118 @@ inline WarmStartSolve solve_stuck_set_from_warm_start(const Problem &p, const St
   }
   totals = totals_of(p, force);
   out.residual = largest_natural_residual(p, force, totals);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+// A hybrid measured as the next solver to try: `apgd` APGD iterations (the host algorithm of
+// the fix) to find which contacts stick and which slide, then Newton steps on that face of the
+// problem, each solved by preconditioned CG: a stuck contact's force is free in its tangent
+// plane, a sliding contact's only along its rim, e = n x F/|F|, and held at |F| = mu F_n. The
+// rim's condition (s parallel to -F) linearised in the turn of F along e is
+//     e . (D delta) + (|s| / (mu F_n)) (e . delta) = -e . s
+// (the projection onto a disk has the derivative (|s|/cap) on its rim: without it the steps
+// overshoot and the residual grows). After each Newton step the sliding forces are put back on
+// their rims, stuck forces that left their disk are clipped (they slide from then on), and
+// sliding contacts whose rate points along their force are released; until the natural residual
+// is at most tol.
+struct HybridSolve {
+  int apgd = 0, cg = 0, newton = 0;    // iterations of each phase, Newton steps
+  double residual = 0.0;               // the natural residual at the end
+  double seconds = 0.0;
+};
+
+inline HybridSolve solve_apgd_then_newton_cg(const Problem &p, int apgd, int cg_most,
+                                             int newton_most)
+{
+  const auto started = std::chrono::steady_clock::now();
+  HybridSolve out;
+  Problem run = p;
+  run.tol = 0.0;    // exactly `apgd` iterations
+  std::vector<Vec3> force = solve_on_host(run, apgd).force;
+  out.apgd = apgd;
+  Problem every = p;    // D over every contact with a mass and a cap
+  for (Vec3 &f : every.start) f = Vec3{0, 0, 0};
+  const StuckSystem D(every);
+  const size_t n = D.size();
+  double wall[6] = {0, 0, 0, 0, 0, 0};
+  std::vector<double> totals = totals_of(p, force);
+  out.residual = largest_natural_residual(p, force, totals);
+  while (out.residual > p.tol && out.newton < newton_most) {
+    out.newton++;
+    // the face: the rims' directions and curvature terms
+    std::vector<char> sliding(n);
+    std::vector<double> curvature(n, 0.0);
+    Forces along(n), r(n);
+    for (size_t k = 0; k < n; k++) {
+      const double cap = D.terms(k).cap;
+      const Vec3 &f = force[D.S[k]];
+      const Vec3 rate = rate_at(D.terms(k), totals, wall);
+      r[k] = -1.0 * rate;
+      sliding[k] = ge::norm(f) >= cap * (1.0 - 1e-9);
+      if (!sliding[k]) continue;
+      along[k] = ge::cross(D.normal(k), (1.0 / ge::norm(f)) * f);
+      curvature[k] = ge::norm(rate) / cap;
+    }
+    auto onto_face = [&](Forces &v) {
+      for (size_t k = 0; k < n; k++)
+        if (sliding[k]) v[k] = ge::dot(v[k], along[k]) * along[k];
+    };
+    auto apply = [&](const Forces &x, Forces &y) {
+      D.apply(x, y);
+      for (size_t k = 0; k < n; k++)
+        if (sliding[k]) y[k] = y[k] + curvature[k] * x[k];
+      onto_face(y);
+    };
+    auto precondition = [&](const Forces &v, Forces &z) {
+      z.resize(n);
+      for (size_t k = 0; k < n; k++) z[k] = (1.0 / (1.0 / D.mass(k) + curvature[k])) * v[k];
+      onto_face(z);
+    };
+    auto largest_scaled = [&]() {
+      double largest = 0.0;
+      for (size_t k = 0; k < n; k++)
+        largest = std::fmax(largest, D.mass(k) * ge::norm(r[k]) / D.terms(k).cap);
+      return largest;
+    };
+    onto_face(r);
+    Forces delta(n, Vec3{0, 0, 0}), z, dir, q;
+    precondition(r, z);
+    dir = z;
+    double rz = dot_all(r, z);
+    for (int it = 0; largest_scaled() > 0.3 * p.tol && it < cg_most; it++) {
+      out.cg++;
+      apply(dir, q);
+      const double alpha = rz / dot_all(dir, q);
+      for (size_t k = 0; k < n; k++) {
+        delta[k] = delta[k] + alpha * dir[k];
+        r[k] = r[k] - alpha * q[k];
+      }
+      precondition(r, z);
+      const double rz_next = dot_all(r, z);
+      const double beta = rz_next / rz;
+      rz = rz_next;
+      for (size_t k = 0; k < n; k++) dir[k] = z[k] + beta * dir[k];
+    }
+    // back onto the disks: rims for the sliding, clipped where a stuck force left its disk
+    for (size_t k = 0; k < n; k++) {
+      const double cap = D.terms(k).cap;
+      Vec3 f = force[D.S[k]] + delta[k];
+      const double size = ge::norm(f);
+      if (sliding[k] || size > cap) f = (cap / size) * f;
+      force[D.S[k]] = f;
+    }
+    totals = totals_of(p, force);
+    // a sliding contact whose rate now points along its force sticks
+    bool released = false;
+    for (size_t k = 0; k < n; k++)
+      if (sliding[k] && ge::dot(rate_at(D.terms(k), totals, wall), force[D.S[k]]) > 0.0) {
+        force[D.S[k]] = (1.0 - 1e-6) * force[D.S[k]];
+        released = true;
+      }
+    if (released) totals = totals_of(p, force);
+    out.residual = largest_natural_residual(p, force, totals);
+  }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;
 }

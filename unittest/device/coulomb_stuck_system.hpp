@@ -191,6 +191,36 @@ inline double largest_scaled_eigenvalue(const StuckSystem &D, int iterations = 6
   return lambda;
 }
 
+// Preconditioned conjugate gradients for A x = r0: x starts at zero, r holds r0 and ends as
+// the residual; stops when done(r) or after `most` iterations; returns the iterations taken.
+template <class Apply, class Precondition, class Done>
+int preconditioned_cg(const Apply &apply, const Precondition &precondition, const Done &done,
+                      int most, Forces &x, Forces &r)
+{
+  const size_t n = r.size();
+  x.assign(n, Vec3{0, 0, 0});
+  Forces z, dir, q;
+  precondition(r, z);
+  dir = z;
+  double rz = dot_all(r, z);
+  int iterations = 0;
+  while (!done(r) && iterations < most) {
+    iterations++;
+    apply(dir, q);
+    const double alpha = rz / dot_all(dir, q);
+    for (size_t k = 0; k < n; k++) {
+      x[k] = x[k] + alpha * dir[k];
+      r[k] = r[k] - alpha * q[k];
+    }
+    precondition(r, z);
+    const double rz_next = dot_all(r, z);
+    const double beta = rz_next / rz;
+    rz = rz_next;
+    for (size_t k = 0; k < n; k++) dir[k] = z[k] + beta * dir[k];
+  }
+  return iterations;
+}
+
 struct CgResult {
   int iterations = 0;         // < 0: not converged in that many
   double true_residual = 0;   // |b - D x| / |b| recomputed at the end
@@ -204,33 +234,14 @@ CgResult conjugate_gradients(const StuckSystem &D, const Forces &b, const Precon
 {
   const auto started = std::chrono::steady_clock::now();
   CgResult res;
-  const size_t n = D.size();
-  x.assign(n, Vec3{0, 0, 0});
-  Forces r = b, z, dir, q;
-  prec(r, z);
-  dir = z;
-  double rz = dot_all(r, z);
   const double size_b = std::sqrt(dot_all(b, b));
-  res.iterations = -most;
-  for (int it = 1; it <= most; it++) {
-    D.apply(dir, q);
-    const double alpha = rz / dot_all(dir, q);
-    for (size_t s = 0; s < n; s++) {
-      x[s] = x[s] + alpha * dir[s];
-      r[s] = r[s] - alpha * q[s];
-    }
-    if (std::sqrt(dot_all(r, r)) <= rtol * size_b) {
-      res.iterations = it;
-      break;
-    }
-    prec(r, z);
-    const double rz_next = dot_all(r, z);
-    const double beta = rz_next / rz;
-    rz = rz_next;
-    for (size_t s = 0; s < n; s++) dir[s] = z[s] + beta * dir[s];
-  }
+  Forces r = b, q;
+  const auto apply = [&D](const Forces &v, Forces &out) { D.apply(v, out); };
+  const auto done = [&](const Forces &left) { return std::sqrt(dot_all(left, left)) <= rtol * size_b; };
+  const int iterations = preconditioned_cg(apply, prec, done, most, x, r);
+  res.iterations = done(r) ? iterations : -most;
   D.apply(x, q);
-  for (size_t s = 0; s < n; s++) r[s] = b[s] - q[s];
+  for (size_t s = 0; s < D.size(); s++) r[s] = b[s] - q[s];
   res.true_residual = std::sqrt(dot_all(r, r)) / size_b;
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return res;
@@ -549,6 +560,16 @@ class TwoLevel {
   }
 };
 
+// the largest m_t |r_c| / (mu F_n) of rates r: the natural residual of a stuck contact whose
+// force stays inside its disk
+inline double largest_scaled_rate(const StuckSystem &D, const Forces &r)
+{
+  double largest = 0.0;
+  for (size_t s = 0; s < D.size(); s++)
+    largest = std::fmax(largest, D.mass(s) * ge::norm(r[s]) / D.terms(s).cap);
+  return largest;
+}
+
 // The step's own problem solved as a linear one: the stuck contacts (those of the warm start)
 // held at rest with the sliding ones held at their warm-start forces, by diagonally
 // preconditioned CG from the warm start until every stuck contact's m_t |s| / (mu F_n) is
@@ -572,32 +593,11 @@ inline WarmStartSolve solve_stuck_set_from_warm_start(const Problem &p, const St
   std::vector<double> totals = totals_of(p, p.start);
   out.start_residual = largest_natural_residual(p, p.start, totals);
   double wall[6] = {0, 0, 0, 0, 0, 0};
-  Forces r(D.size()), x(D.size(), Vec3{0, 0, 0}), z, dir, q;
+  Forces r(D.size()), x;
   for (size_t s = 0; s < D.size(); s++) r[s] = -1.0 * rate_at(D.terms(s), totals, wall);
-  auto largest_scaled = [&]() {
-    double largest = 0.0;
-    for (size_t s = 0; s < D.size(); s++)
-      largest = std::fmax(largest, D.mass(s) * ge::norm(r[s]) / D.terms(s).cap);
-    return largest;
-  };
-  const JacobiPreconditioner prec{D};
-  prec(r, z);
-  dir = z;
-  double rz = dot_all(r, z);
-  while (largest_scaled() > 0.5 * tol && out.iterations < most) {
-    out.iterations++;
-    D.apply(dir, q);
-    const double alpha = rz / dot_all(dir, q);
-    for (size_t s = 0; s < D.size(); s++) {
-      x[s] = x[s] + alpha * dir[s];
-      r[s] = r[s] - alpha * q[s];
-    }
-    prec(r, z);
-    const double rz_next = dot_all(r, z);
-    const double beta = rz_next / rz;
-    rz = rz_next;
-    for (size_t s = 0; s < D.size(); s++) dir[s] = z[s] + beta * dir[s];
-  }
+  const auto apply = [&D](const Forces &v, Forces &out) { D.apply(v, out); };
+  const auto done = [&](const Forces &left) { return largest_scaled_rate(D, left) <= 0.5 * tol; };
+  out.iterations = preconditioned_cg(apply, JacobiPreconditioner{D}, done, most, x, r);
   std::vector<Vec3> force = p.start;
   for (size_t s = 0; s < D.size(); s++) {
     force[D.S[s]] = p.start[D.S[s]] + x[s];
@@ -673,31 +673,10 @@ inline HybridSolve solve_apgd_then_newton_cg(const Problem &p, int apgd, int cg_
       for (size_t k = 0; k < n; k++) z[k] = (1.0 / (1.0 / D.mass(k) + curvature[k])) * v[k];
       onto_face(z);
     };
-    auto largest_scaled = [&]() {
-      double largest = 0.0;
-      for (size_t k = 0; k < n; k++)
-        largest = std::fmax(largest, D.mass(k) * ge::norm(r[k]) / D.terms(k).cap);
-      return largest;
-    };
     onto_face(r);
-    Forces delta(n, Vec3{0, 0, 0}), z, dir, q;
-    precondition(r, z);
-    dir = z;
-    double rz = dot_all(r, z);
-    for (int it = 0; largest_scaled() > 0.3 * p.tol && it < cg_most; it++) {
-      out.cg++;
-      apply(dir, q);
-      const double alpha = rz / dot_all(dir, q);
-      for (size_t k = 0; k < n; k++) {
-        delta[k] = delta[k] + alpha * dir[k];
-        r[k] = r[k] - alpha * q[k];
-      }
-      precondition(r, z);
-      const double rz_next = dot_all(r, z);
-      const double beta = rz_next / rz;
-      rz = rz_next;
-      for (size_t k = 0; k < n; k++) dir[k] = z[k] + beta * dir[k];
-    }
+    Forces delta;
+    const auto done = [&](const Forces &left) { return largest_scaled_rate(D, left) <= 0.3 * p.tol; };
+    out.cg += preconditioned_cg(apply, precondition, done, cg_most, delta, r);
     // back onto the disks: rims for the sliding, clipped where a stuck force left its disk
     for (size_t k = 0; k < n; k++) {
       const double cap = D.terms(k).cap;

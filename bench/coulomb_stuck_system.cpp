@@ -18,15 +18,6 @@ using namespace ge_coulomb_problem;
 
 namespace {
 
-// twice the median branch length of the contacts
-double diameter_of(const Problem &p)
-{
-  std::vector<double> rho;
-  for (const ContactTerms &t : p.terms) rho.push_back(t.rho_i);
-  std::nth_element(rho.begin(), rho.begin() + rho.size() / 2, rho.end());
-  return 2.0 * rho[rho.size() / 2];
-}
-
 void report(const char *what, const CgResult &r)
 {
   std::printf("  %-28s %7d iterations, true residual %.1e, %.2f s\n", what, r.iterations,
@@ -37,7 +28,7 @@ void study(const char *file, double cell, int most, bool two_level, const std::v
 {
   const Problem p = read_problem(file, 1);
   const StuckSystem D(p);
-  const double d = diameter_of(p);
+  const double d = median_contact_diameter(p);
   std::printf("%s: %d bodies, %zu contacts, %zu stuck\n", file, p.nbodies, p.terms.size(),
               D.size());
   double top = p.lo[2];

@@ -45,7 +45,7 @@ namespace ge_slip {
 using ge::Vec3;
 
 struct ContactSlip {
-  Vec3 slip{0, 0, 0};    // sum of the steps' slips (relative to the atom with the higher tag)
+  Vec3 slip{0, 0, 0};    // sum of the steps' slips (the lower tag's point relative to the other's)
   double path = 0.0;     // sum of their lengths
   int steps = 0;         // steps recorded touching
   int stuck = 0;         // of which stuck
@@ -134,7 +134,6 @@ class SlipRecorder {
       if (e.second.steps == recorded && e.second.stuck == recorded) out.push_back(&e.second);
     return out;
   }
-  int steps() const { return recorded; }
   size_t seen() const { return contacts.size(); }
 
  private:
@@ -149,7 +148,8 @@ class SlipRecorder {
   {
     return (static_cast<uint64_t>(p) << 32) | static_cast<uint64_t>(q);
   }
-  // the owner's velocities at the next half step (ghosts' are those of the last exchange)
+  // the owned atom of which k is k itself or a ghost (a ghost's velocities, forces and torques
+  // are not those after the step)
   int owner(int k) const { return owned[lmp->atom->tag[k]]; }
   bool integrated(int k) const { return (lmp->atom->mask[k] & groupbit) != 0; }
   // the atom as the friction fix saw it in the step's post_force: the velocities of the half

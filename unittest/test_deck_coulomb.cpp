@@ -696,7 +696,8 @@ run             1)");
     const Forces b = random_consistent_rhs(D, 7);
     Forces x;
     const StarSchwarz stars(D);
-    const TwoLevel coarse(D, 3.0 * 0.925, largest_scaled_eigenvalue(D), true);
+    const TwoLevel coarse(D, 3.0 * median_contact_diameter(problem), largest_scaled_eigenvalue(D),
+                          true);
     const CgResult jacobi = conjugate_gradients(D, b, JacobiPreconditioner{D}, 1e-8, 20000, x);
     const CgResult star = conjugate_gradients(D, b, stars, 1e-8, 20000, x);
     const CgResult two = conjugate_gradients(D, b, coarse, 1e-8, 20000, x);

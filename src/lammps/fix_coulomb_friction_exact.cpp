@@ -817,8 +817,8 @@ void FixCoulombFrictionExact::solve_step(int vflag)
 }
 
 // a step whose solve the budget stopped with the true error above tol (sweeps_used is the same
-// on every process; the true error is reduced to decide, and the largest of this process's is
-// kept for post_run, which reduces it)
+// on every process; the true error is reduced to decide, and kept; the stuck velocity is this
+// process's, which post_run reduces)
 void FixCoulombFrictionExact::count_short_solve()
 {
   if (setup_step) return;
@@ -828,7 +828,7 @@ void FixCoulombFrictionExact::count_short_solve()
   MPI_Allreduce(&natural_residual, &all, 1, MPI_DOUBLE, MPI_MAX, world);
   if (all <= settings.tol) return;
   short_steps += 1.0;
-  short_residual = std::fmax(short_residual, natural_residual);
+  short_residual = std::fmax(short_residual, all);
   short_stuck_velocity = std::fmax(short_stuck_velocity, stuck_velocity_after);
 }
 
@@ -838,8 +838,8 @@ void FixCoulombFrictionExact::count_short_solve()
 void FixCoulombFrictionExact::post_run()
 {
   if (!active || short_steps == 0.0) return;
-  double worst[2] = {short_residual, short_stuck_velocity}, all[2] = {0.0, 0.0};
-  MPI_Allreduce(worst, all, 2, MPI_DOUBLE, MPI_MAX, world);
+  double stuck_velocity = 0.0;
+  MPI_Allreduce(&short_stuck_velocity, &stuck_velocity, 1, MPI_DOUBLE, MPI_MAX, world);
   if (comm->me != 0) return;
   const bool apgd = settings.solver == ge::CoulombSolver::APGD;
   error->warning(FLERR,
@@ -850,7 +850,7 @@ void FixCoulombFrictionExact::post_run()
                  "friction held only to that. For the tolerance, raise 'sweeps' (f_{}[9] is each "
                  "step's true error, f_{}[3] its sweeps)",
                  id, short_steps, run_steps, settings.sweeps, apgd ? "iterations" : "sweeps",
-                 settings.tol, all[0], all[1], id, id);
+                 settings.tol, short_residual, stuck_velocity, id, id);
 }
 
 /* ----------------------------------------------------------------------

@@ -148,7 +148,7 @@ class FixCoulombFrictionExact : public Fix {
   double stuck_velocity_after;    // largest tau |s| of a stuck contact (this process)
   double sweeps_total, solves_total;
   // this run: its steps, those whose solve its budget (`sweeps`) stopped above tol, and their
-  // largest true error and stuck velocity (this process): post_run() warns with them
+  // largest true error (all processes) and stuck velocity (this process): post_run() warns
   double run_steps, short_steps, short_residual, short_stuck_velocity;
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
 

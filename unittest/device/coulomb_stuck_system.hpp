@@ -88,12 +88,7 @@ class StuckSystem {
   using Sparse = std::vector<std::pair<int, Vec3>>;
   void apply_sparse(const Sparse &x, Sparse &y) const
   {
-    touched.clear();
-    for (const auto &e : x) {
-      add(e.first, e.second);
-      touched.push_back(terms(e.first).i);
-      if (terms(e.first).j >= 0) touched.push_back(terms(e.first).j);
-    }
+    spread(x);
     y.clear();
     if (listed.size() != size()) listed.assign(size(), 0);
     for (int b : touched)
@@ -110,12 +105,7 @@ class StuckSystem {
   // the generalised forces J^T x on the bodies (6 per body) of an x on a few contacts
   void body_forces(const Sparse &x, std::vector<std::pair<int, std::array<double, 6>>> &out) const
   {
-    touched.clear();
-    for (const auto &e : x) {
-      add(e.first, e.second);
-      touched.push_back(terms(e.first).i);
-      if (terms(e.first).j >= 0) touched.push_back(terms(e.first).j);
-    }
+    spread(x);
     std::sort(touched.begin(), touched.end());
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     out.clear();
@@ -155,6 +145,16 @@ class StuckSystem {
                                           side_j(t.j)),
         t.normal);
   }
+  // x's forces into the bodies' generalised forces; `touched` lists those bodies
+  void spread(const Sparse &x) const
+  {
+    touched.clear();
+    for (const auto &e : x) {
+      add(e.first, e.second);
+      touched.push_back(terms(e.first).i);
+      if (terms(e.first).j >= 0) touched.push_back(terms(e.first).j);
+    }
+  }
   void clear() const
   {
     std::fill(g.begin(), g.end(), 0.0);
@@ -162,6 +162,15 @@ class StuckSystem {
   }
   void clear_wall() const { std::fill(wall, wall + 6, 0.0); }
 };
+
+// twice the median branch length of the contacts: the spheres' diameter, for cell sizes
+inline double median_contact_diameter(const Problem &p)
+{
+  std::vector<double> rho;
+  for (const ContactTerms &t : p.terms) rho.push_back(t.rho_i);
+  std::nth_element(rho.begin(), rho.begin() + rho.size() / 2, rho.end());
+  return 2.0 * rho[rho.size() / 2];
+}
 
 // a random consistent right-hand side b = D_SS z (z tangential, normal deviates)
 inline Forces random_consistent_rhs(const StuckSystem &D, unsigned seed)

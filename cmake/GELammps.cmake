@@ -25,6 +25,8 @@
 #   GE_LAMMPS_VERSION_STRING the string from src/version.h (e.g. "4 Feb 2025")
 #   GE_LAMMPS_INCLUDE_DIRS   LAMMPS source include dirs (src, src/GRANULAR)
 #   GE_LAMMPS_LIBRARY_FILE   the LAMMPS shared library
+#   GE_LAMMPS_HAS_MPI        OFF when LAMMPS was built without MPI (BUILD_MPI off, its STUBS library):
+#                            MPI::MPI_CXX is then LAMMPS's STUBS headers, and runs are one process
 
 set(LAMMPS_SOURCE_DIR "" CACHE PATH "Root of the LAMMPS source tree (contains src/ and cmake/)")
 set(LAMMPS_DIR "" CACHE PATH "LAMMPS install prefix or LAMMPS build directory")
@@ -63,11 +65,6 @@ math(EXPR GE_LAMMPS_VERSION "${_ge_year} * 10000 + (${_ge_month_index} + 1) * 10
 message(STATUS "LAMMPS source tree: ${LAMMPS_SOURCE_DIR} (version \"${GE_LAMMPS_VERSION_STRING}\" = ${GE_LAMMPS_VERSION})")
 
 # ---------------------------------------------------------------------------------------------
-# MPI first (LAMMPS's config re-finds it), without the obsolete C++ bindings, like LAMMPS does
-set(MPI_CXX_SKIP_MPICXX TRUE)
-find_package(MPI REQUIRED COMPONENTS CXX)
-
-# ---------------------------------------------------------------------------------------------
 # the library
 if(NOT LAMMPS_DIR)
   message(FATAL_ERROR "Set -D LAMMPS_DIR=<LAMMPS install prefix or LAMMPS build directory>")
@@ -83,6 +80,36 @@ foreach(_d "${_ge_lammps_dir}" "${_ge_lammps_dir}/${CMAKE_INSTALL_LIBDIR}/cmake/
     break()
   endif()
 endforeach()
+
+# ---------------------------------------------------------------------------------------------
+# MPI first (LAMMPS's config re-finds it), without the obsolete C++ bindings, like LAMMPS does.
+# A LAMMPS built with BUILD_MPI off holds its serial STUBS library: code compiled against its
+# headers must see the STUBS mpi.h (MPI_Comm an int there), never an installed MPI's, and the MPI
+# calls resolve in liblammps. MPI::MPI_CXX then stands for those headers alone.
+set(GE_LAMMPS_HAS_MPI ON)
+if(_ge_config_dir)
+  file(STRINGS "${_ge_config_dir}/LAMMPS_Targets.cmake" _ge_stubs REGEX "LAMMPS::mpi_stubs")
+  if(_ge_stubs)
+    set(GE_LAMMPS_HAS_MPI OFF)
+  endif()
+elseif(EXISTS "${_ge_lammps_dir}/CMakeCache.txt")
+  load_cache("${_ge_lammps_dir}" READ_WITH_PREFIX _ge_mpi_cache_ BUILD_MPI)
+  if(DEFINED _ge_mpi_cache_BUILD_MPI AND NOT _ge_mpi_cache_BUILD_MPI)
+    set(GE_LAMMPS_HAS_MPI OFF)
+  endif()
+endif()
+if(GE_LAMMPS_HAS_MPI)
+  set(MPI_CXX_SKIP_MPICXX TRUE)
+  find_package(MPI REQUIRED COMPONENTS CXX)
+else()
+  if(NOT EXISTS "${LAMMPS_SOURCE_DIR}/src/STUBS/mpi.h")
+    message(FATAL_ERROR "LAMMPS in ${LAMMPS_DIR} was built without MPI, but ${LAMMPS_SOURCE_DIR}/src/STUBS/mpi.h is missing")
+  endif()
+  add_library(MPI::MPI_CXX INTERFACE IMPORTED)
+  set_target_properties(MPI::MPI_CXX PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${LAMMPS_SOURCE_DIR}/src/STUBS")
+  message(STATUS "LAMMPS without MPI: its STUBS headers (one process per run; no MPI tests)")
+endif()
 
 set(_ge_lammps_omp "")         # ON/OFF when known
 if(_ge_config_dir)
@@ -117,10 +144,7 @@ else()
   set(_ge_lammps_lib "${GE_LAMMPS_LIBRARY}")
   set(_ge_lammps_defs "")
   if(EXISTS "${_ge_lammps_dir}/CMakeCache.txt")
-    load_cache("${_ge_lammps_dir}" READ_WITH_PREFIX _ge_cache_ LAMMPS_SIZES BUILD_OMP BUILD_MPI)
-    if(DEFINED _ge_cache_BUILD_MPI AND NOT _ge_cache_BUILD_MPI)
-      message(FATAL_ERROR "The LAMMPS build in ${_ge_lammps_dir} has BUILD_MPI off; this project needs an MPI build.")
-    endif()
+    load_cache("${_ge_lammps_dir}" READ_WITH_PREFIX _ge_cache_ LAMMPS_SIZES BUILD_OMP)
     if(NOT _ge_cache_LAMMPS_SIZES)
       set(_ge_cache_LAMMPS_SIZES smallbig)
     endif()

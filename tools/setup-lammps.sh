@@ -5,7 +5,7 @@
 # reused when its stamp matches.
 #
 # Usage: tools/setup-lammps.sh [2025|2026] [--kokkos DIR [--kokkos-backend openmp|cuda]
-#                                                    [--kokkos-arch NAME]]
+#                                                    [--kokkos-arch NAME]] [--no-mpi]
 #   2025|2026         LAMMPS 4 Feb 2025 (default) or 4 Jul 2026
 #   --kokkos DIR      also build LAMMPS's KOKKOS package from the Kokkos source tree DIR, which you
 #                     supply (a release 4.5.01 or 4.6.01 of the public Kokkos project; the project
@@ -14,13 +14,15 @@
 #   --kokkos-backend  openmp (default) or cuda. cuda needs an nvcc that can compile Kokkos 4.x on
 #                     PATH (CUDA 11.8 or 12.x; CUDA 13 cannot) and --kokkos-arch.
 #   --kokkos-arch     a Kokkos architecture name, e.g. HOPPER90 or AMPERE80 (Kokkos_ARCH_<NAME>)
+#   --no-mpi          LAMMPS without MPI (its serial STUBS library), for one-process runs on a
+#                     machine without an MPI library, e.g. a single GPU node
 # Each set of options has its own cached build, keyed by them and by the Kokkos version.
 # Prints, as its last line, the root of the LAMMPS build (used by tools/build.sh): the source tree
 # is <root>/src, the install prefix <root>/install.
 set -euo pipefail
 
 series=${GE_LAMMPS:-2025}
-kokkos_dir='' kokkos_backend=openmp kokkos_arch=''
+kokkos_dir='' kokkos_backend=openmp kokkos_arch='' mpi=on
 while [ $# -gt 0 ]; do
   case "$1" in
     2025|2026) series=$1; shift ;;
@@ -30,7 +32,8 @@ while [ $# -gt 0 ]; do
               kokkos_backend=$2; shift 2 ;;
     --kokkos-arch) [ $# -ge 2 ] || { echo "setup-lammps: --kokkos-arch needs a Kokkos architecture name (e.g. HOPPER90)" >&2; exit 2; }
               kokkos_arch=$2; shift 2 ;;
-    *) echo "setup-lammps: unknown argument '$1' (expected 2025, 2026, --kokkos DIR, --kokkos-backend openmp|cuda, --kokkos-arch NAME)" >&2; exit 2 ;;
+    --no-mpi) mpi=off; shift ;;
+    *) echo "setup-lammps: unknown argument '$1' (expected 2025, 2026, --kokkos DIR, --kokkos-backend openmp|cuda, --kokkos-arch NAME, --no-mpi)" >&2; exit 2 ;;
   esac
 done
 case "$series" in
@@ -42,7 +45,7 @@ esac
 cache=${GE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/granular-exact}
 root=$cache/lammps-$debver
 download=$root/download
-options="BUILD_SHARED_LIBS=on BUILD_MPI=on BUILD_OMP=on LAMMPS_SIZES=smallbig PKG_GRANULAR=on PKG_PLUGIN=on PKG_RIGID=on"
+options="BUILD_SHARED_LIBS=on BUILD_MPI=$mpi BUILD_OMP=on LAMMPS_SIZES=smallbig PKG_GRANULAR=on PKG_PLUGIN=on PKG_RIGID=on"
 log() { echo "[setup-lammps] $*" >&2; }
 
 # The Kokkos version of a source tree, from its top CMakeLists.txt (e.g. 4.5.1).
@@ -79,6 +82,7 @@ if [ -n "$kokkos_dir" ]; then
   root=$root-$key
   options="$options PKG_KOKKOS=on $kokkos_backend $kokkos_arch kokkos=$kv"
 fi
+[ "$mpi" = on ] || root=$root-nompi
 prefix=$root/install
 src=$root/src
 stamp="$debver $options"
@@ -158,7 +162,7 @@ build_lammps() {
   local b=$root/build
   log "configuring LAMMPS ($debver)"
   cmake -S "$src/cmake" -B "$b" -G Ninja -D CMAKE_BUILD_TYPE=Release \
-    -D BUILD_SHARED_LIBS=on -D BUILD_MPI=on -D BUILD_OMP=on -D LAMMPS_SIZES=smallbig \
+    -D BUILD_SHARED_LIBS=on -D BUILD_MPI=$mpi -D BUILD_OMP=on -D LAMMPS_SIZES=smallbig \
     -D PKG_GRANULAR=on -D PKG_PLUGIN=on -D PKG_RIGID=on -D DOWNLOAD_POTENTIALS=off -D LAMMPS_INSTALL_RPATH=on \
     -D CMAKE_CXX_COMPILER_LAUNCHER=ccache -D CMAKE_INSTALL_PREFIX="$prefix" \
     ${kokkos_dir:+-D PKG_KOKKOS=on} "${kokkos_cmake_args[@]}" >"$root/configure.log"

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "library.h"
+#include "packing_files.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,10 +24,13 @@ namespace deck {
 // One LAMMPS instance on this process, plugin loaded, screen and log off.
 class Lammps {
  public:
-  explicit Lammps(const std::string &log = "none")
+  // (`more`: further command-line arguments, e.g. -k on t 1 -sf kk)
+  explicit Lammps(const std::string &log = "none", const std::vector<std::string> &more = {})
   {
-    const char *args[] = {"lmp", "-log", log.c_str(), "-screen", "none", "-nocite"};
-    handle_ = lammps_open_no_mpi(6, const_cast<char **>(args), nullptr);
+    std::vector<const char *> args = {"lmp", "-log", log.c_str(), "-screen", "none", "-nocite"};
+    for (const std::string &a : more) args.push_back(a.c_str());
+    handle_ = lammps_open_no_mpi(static_cast<int>(args.size()), const_cast<char **>(args.data()),
+                                 nullptr);
     command("plugin load " GE_PLUGIN_PATH);
     if (!lammps_has_style(handle_, "pair", "granular/exact"))
       ADD_FAILURE() << "the plugin did not register pair style granular/exact";
@@ -87,89 +91,6 @@ inline std::string read_text(const std::string &path)
 {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-// Rows of a `dump custom` (last snapshot), keyed by the first column (atom id).
-inline std::map<long, std::vector<double>> read_atom_dump(const std::string &path)
-{
-  std::map<long, std::vector<double>> rows;
-  std::ifstream in(path);
-  std::string line;
-  bool in_atoms = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("ITEM: TIMESTEP", 0) == 0) {
-      rows.clear();
-      in_atoms = false;
-    } else if (line.rfind("ITEM: ATOMS", 0) == 0) {
-      in_atoms = true;
-    } else if (in_atoms) {
-      std::istringstream ss(line);
-      long id;
-      ss >> id;
-      std::vector<double> v;
-      double x;
-      while (ss >> x) v.push_back(x);
-      rows[id] = v;
-    }
-  }
-  return rows;
-}
-
-// Rows of a `dump local` (last snapshot) whose first two columns are the atom ids of a pair.
-// Pairs are keyed (min id, max id); the columns listed in `odd` (vector components seen from the
-// first atom) change sign when the pair was listed the other way round.
-inline std::map<std::pair<long, long>, std::vector<double>>
-read_pair_dump(const std::string &path, const std::vector<int> &odd)
-{
-  std::map<std::pair<long, long>, std::vector<double>> rows;
-  std::ifstream in(path);
-  std::string line;
-  bool in_entries = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("ITEM: TIMESTEP", 0) == 0) {
-      rows.clear();
-      in_entries = false;
-    } else if (line.rfind("ITEM: ENTRIES", 0) == 0) {
-      in_entries = true;
-    } else if (in_entries) {
-      std::istringstream ss(line);
-      double a, b;
-      ss >> a >> b;
-      std::vector<double> v;
-      double x;
-      while (ss >> x) v.push_back(x);
-      long i = std::lround(a), j = std::lround(b);
-      if (i > j) {
-        std::swap(i, j);
-        for (int k : odd) v[k] = -v[k];
-      }
-      rows[{i, j}] = v;
-    }
-  }
-  return rows;
-}
-
-// Largest difference of matching rows relative to the largest magnitude of each column.
-template <class Key>
-double max_relative_difference(const std::map<Key, std::vector<double>> &a,
-                               const std::map<Key, std::vector<double>> &b)
-{
-  if (a.size() != b.size() || a.empty()) return INFINITY;
-  std::vector<double> scale;
-  for (const auto &[key, row] : a) {
-    scale.resize(row.size(), 0.0);
-    for (size_t k = 0; k < row.size(); ++k) scale[k] = std::max(scale[k], std::fabs(row[k]));
-  }
-  double worst = 0.0;
-  for (const auto &[key, row] : a) {
-    const auto it = b.find(key);
-    if (it == b.end() || it->second.size() != row.size()) return INFINITY;
-    for (size_t k = 0; k < row.size(); ++k) {
-      if (scale[k] == 0.0) continue;
-      worst = std::max(worst, std::fabs(row[k] - it->second[k]) / scale[k]);
-    }
-  }
-  return worst;
 }
 
 inline std::string source_path(const std::string &relative)

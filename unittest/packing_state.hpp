@@ -19,8 +19,6 @@ const std::string kPacking = kDecks + "/in.sheared_packing";
 const std::string kLoadedPacking = kDecks + "/in.loaded_packing";
 const std::string kWallPacking = kDecks + "/in.wall_packing";
 const std::string kWriteState = deck::source_path("unittest/decks/in.write_state");
-// columns of the pair dump after the two ids: p7-p9 (tangential force on the first atom) are odd
-const std::vector<int> kOddPairColumns = {6, 7, 8};
 
 using deck::num;
 
@@ -29,12 +27,6 @@ inline void write_state(deck::Lammps &lmp, const std::string &out)
   lmp.command("variable out index " + out + "\ninclude " + kWriteState);
 }
 
-struct State {
-  std::map<long, std::vector<double>> atoms;
-  std::map<std::pair<long, long>, std::vector<double>> pairs;
-  std::vector<double> totals;    // global vector of the pair style (compute pair), if read
-};
-
 // The pair style's global vector (compute `totals`), as of the last thermo output.
 inline std::vector<double> pair_totals(deck::Lammps &lmp)
 {
@@ -42,15 +34,6 @@ inline std::vector<double> pair_totals(deck::Lammps &lmp)
       lammps_extract_compute(lmp.handle(), "totals", LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
   if (!v) return {};
   return std::vector<double>(v, v + 17);
-}
-
-inline State read_state(const std::string &out)
-{
-  State s;
-  s.atoms = deck::read_atom_dump(out + ".atoms");
-  for (auto &[id, row] : s.atoms) row.erase(row.begin());    // drop the owning process
-  s.pairs = deck::read_pair_dump(out + ".pairs", kOddPairColumns);
-  return s;
 }
 
 inline void expect_same_state(const State &a, const State &b, double tolerance, const char *what)

@@ -867,7 +867,8 @@ void PairGranularExact::record_law_kinds()
 
 bigint PairGranularExact::contacts_held() const
 {
-  const bigint held = fix_compact ? fix_compact->entries_held() : fix_neigh->entries_held();
+  // (not const: an MPI stub library takes a void *)
+  bigint held = fix_compact ? fix_compact->entries_held() : fix_neigh->entries_held();
   bigint held_all = 0;
   MPI_Allreduce(&held, &held_all, 1, MPI_LMP_BIGINT, MPI_SUM, world);
   return held_all;

@@ -8,6 +8,10 @@
 # Usage: bench/run_kokkos.sh [build dir (default build-kokkos-openmp)] [steps (default 500)]
 #                            [repeats (default 3)] [Kokkos set-ups (default "t 1" "t 2")]
 #   A Kokkos set-up is what follows `-k on`: "t 2" (2 host threads), "g 1" (one GPU).
+# Environment:
+#   BENCH_SCALE  the packing is BENCH_SCALE^2 times wider (default 1: 20,384 spheres; 4: 326,144
+#                spheres, about a million contacts, a size that fills a GPU)
+#   BENCH_HOST   0: leave out the host styles' runs (one core; slow at a large BENCH_SCALE)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$(cd "$root" && cd "${1:-build-kokkos-openmp}" && pwd)
@@ -22,7 +26,10 @@ export OMP_PROC_BIND=false OMP_NUM_THREADS=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-configs=("host")
+scale=${BENCH_SCALE:-1}
+[[ "$scale" =~ ^[1-9][0-9]*$ ]] || { echo "run_kokkos.sh: BENCH_SCALE '$scale' is not a positive integer" >&2; exit 2; }
+configs=()
+[ "${BENCH_HOST:-1}" = 0 ] || configs=("host")
 for s in "${setups[@]}"; do configs+=("kk ${s}"); done
 declare -A times contacts
 for r in $(seq 1 "$repeats"); do
@@ -30,12 +37,14 @@ for r in $(seq 1 "$repeats"); do
     args=() threads=1
     [ "$c" = host ] || args=(-k on ${c#kk } -sf kk -pk kokkos newton off neigh half)
     [[ "$c" =~ ^kk\ t\ ([0-9]+) ]] && threads=${BASH_REMATCH[1]}
+    # on a GPU, the bin size LAMMPS' KOKKOS would choose (the deck's early init leaves it 0)
+    binsize=0; [[ "$c" =~ ^kk\ g ]] && binsize=1.3
     for law in "${laws[@]}"; do
       key="$c|$law"
       log="$work/log.${key//[ |]/_}.$r"
       # (OpenMP's thread count as Kokkos': with OMP_NUM_THREADS=1 two Kokkos threads ran slower)
       (cd "$root/bench" && OMP_NUM_THREADS=$threads "$lmp" -nocite -screen none -log "$log" "${args[@]}" -in in.bench_kokkos \
-        -var law "$law" -var nsteps "$nsteps")
+        -var law "$law" -var nsteps "$nsteps" -var scale "$scale" -var binsize "$binsize")
       t=$(awk '/^TIMED$/ {on=1} on && /^Loop time of/ {t+=$4} END {print t}' "$log")
       times[$key]+="$t "
       contacts[$key]=$(awk '/^BENCH contacts/ {print $3}' "$log")
@@ -45,7 +54,7 @@ for r in $(seq 1 "$repeats"); do
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-echo "bench/in.bench_kokkos: 20,384 spheres, $nsteps steps, median of $repeats interleaved repeats, 1 process"
+echo "bench/in.bench_kokkos: $((20384 * scale * scale)) spheres (scale $scale), $nsteps steps, median of $repeats interleaved repeats, 1 process"
 for c in "${configs[@]}"; do
   base=$(echo "${times[$c|hooke_history]}" | median)
   echo "  ${c/kk/-k on}${c:+}:"

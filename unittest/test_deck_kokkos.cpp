@@ -11,12 +11,17 @@
 // one).
 #include "packing_state.hpp"
 
+#include "lammps.h"
+#include "neighbor.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -30,42 +35,48 @@ namespace {
 
 using deck::num;
 
-// the law families of /kk on the packing
+// the law families of /kk on the packing (unittest/decks/kokkos_families.txt, which the GPU check
+// bench/device/run_kokkos_gpu.sh reads too)
 struct Family {
-  const char *name;
-  std::string contact;
-  const char *store;
-  const char *deck_variables = "";    // more -var of the packing deck
+  std::string name, store, contact;
+  std::string deck_variables;    // more -var of the packing deck
 };
-const Family kFamilies[] = {
-    {"classic", "hooke 2000 damping viscous 0.4 0.2 tangential classic 1600 0.4", "neigh"},
-    {"refined", "hooke 2000 damping viscous 0.4 0.2 tangential refined 1600 0.4", "neigh"},
-    {"refined_compact", "hooke 2000 tangential refined 1600 0.4 twirl no projection no onset no",
-     "compact"},
-    {"catalogue_yade",
-     "hls 2000 0.8 tangential walton_braun 1600 0.4 rolling yade beta 0.5 eta 0.3 twisting yade "
-     "kr 0.05 eta 0.1",
-     "neigh"},
-    {"catalogue_hertz",
-     "hertz 2e4 0.3 damping tsuji en 0.8 tangential dd 0.5 rolling yade beta 0.4 eta 0.2",
-     "neigh"},
-    {"jaeger_capacity16", "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16", "compact"},
-    // the Yade moments after a linear or Jaeger law's state (14 and 10 values per contact)
-    {"refined_yade",
-     "hooke 2000 damping viscous 0.4 0.2 tangential refined 1600 0.4 rolling yade kr 0.05 eta 0.3 "
-     "damp 0.01 twisting yade kr 0.02 eta 0.1",
-     "neigh"},
-    {"jaeger_yade", "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16 rolling yade beta 0.5 eta 0.3",
-     "compact"},
-    // the Jaeger contact with a catalogue dashpot (its effective mass on the device)
-    {"jaeger_tsuji", "hertz 2e4 0.3 damping tsuji en 0.8 exact tangential jaeger 0.5 capacity 16",
-     "compact"},
-    // JKR adhesion, its contacts held apart down to the break (the packing loosened so that
-    // contacts part)
-    {"jkr_yade",
-     "jkr 1.8e4 0.3 20 damping tsuji en 0.8 tangential dd 0.4 rolling yade beta 0.5 eta 0.3",
-     "neigh", " -var diameter1 1.02 -var diameter2 0.99"},
-};
+
+std::string trimmed(const std::string &s)
+{
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+std::vector<Family> read_families()
+{
+  std::vector<Family> families;
+  std::istringstream in(deck::read_text(packing::kDecks + "/kokkos_families.txt"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
+    std::vector<std::string> fields;
+    std::istringstream row(line);
+    std::string field;
+    while (std::getline(row, field, '|')) fields.push_back(trimmed(field));
+    fields.resize(4);
+    families.push_back({fields[0], fields[1], fields[2],
+                        fields[3].empty() ? "" : " " + fields[3]});
+  }
+  return families;
+}
+
+const std::vector<Family> kFamilies = read_families();
+
+// the family called `name` (a test that names a missing one fails)
+Family family(const std::string &name)
+{
+  for (const Family &f : kFamilies)
+    if (f.name == name) return f;
+  ADD_FAILURE() << "no law family '" << name << "' in kokkos_families.txt";
+  return {name, "neigh", "", ""};
+}
 
 const char *const kKokkos1 = " -k on t 1 -sf kk";
 const char *const kKokkos2 = " -k on t 2 -sf kk";
@@ -198,6 +209,7 @@ run 0
 TEST(DeckKokkos, EveryLawFamilyEqualsTheHostStyle)
 {
   GE_NEEDS_KOKKOS();
+  ASSERT_EQ(kFamilies.size(), 10u) << "the families of unittest/decks/kokkos_families.txt";
   for (const Family &f : kFamilies) {
     SCOPED_TRACE(f.name);
     const std::string p = std::string("family_") + f.name;
@@ -212,7 +224,7 @@ TEST(DeckKokkos, EveryLawFamilyEqualsTheHostStyle)
     // the run had contacts to show: sliding ones (pair/local p4) among them
     int sliding = 0;
     for (const auto &[ids, row] : host.pairs) sliding += row[3] != 0.0;
-    std::printf("  %s: %d of %zu contacts sliding at the end\n", f.name, sliding,
+    std::printf("  %s: %d of %zu contacts sliding at the end\n", f.name.c_str(), sliding,
                 host.pairs.size());
   }
 }
@@ -247,8 +259,7 @@ TEST(DeckKokkos, OneThreadEqualsTheHostStyleBitForBit)
 TEST(DeckKokkos, UntrackedWorkChangesNoForce)
 {
   GE_NEEDS_KOKKOS();
-  const Family &f = kFamilies[1];
-  ASSERT_EQ(std::string(f.name), "refined");
+  const Family f = family("refined");
   packing::State states[2];
   for (int k = 0; k < 2; ++k) {
     const std::string out = k ? "work_unread_kk" : "work_read_kk";
@@ -285,11 +296,11 @@ TEST(DeckKokkos, UntrackedWorkChangesNoForce)
 TEST(DeckKokkos, WallFixWorksBesideTheKokkosPair)
 {
   GE_NEEDS_KOKKOS();
-  for (const Family &f : {kFamilies[3], kFamilies[5]}) {
+  for (const Family &f : {family("catalogue_yade"), family("jaeger_capacity16")}) {
     SCOPED_TRACE(f.name);
     const std::string p = std::string("walls_") + f.name;
     const std::string wall_material =
-        std::string(f.name) == "jaeger_capacity16" ? "wall 2e4 0.3" : "";
+        f.name == "jaeger_capacity16" ? "wall 2e4 0.3" : "";
     const std::string vars = packing_vars(f, 300) + " -var wall_material \"" + wall_material +
         "\" -var walls_at \"zplane 0 8\"";
     const packing::State host =
@@ -309,7 +320,7 @@ TEST(DeckKokkos, WallFixWorksBesideTheKokkosPair)
       zmin = std::min(zmin, row[2]);
       zmax = std::max(zmax, row[2]);
     }
-    std::printf("  %s: z of the atoms in [%.3f, %.3f]\n", f.name, zmin, zmax);
+    std::printf("  %s: z of the atoms in [%.3f, %.3f]\n", f.name.c_str(), zmin, zmax);
     EXPECT_GT(zmin, 0.0);
     EXPECT_LT(zmax, 8.0);
   }
@@ -321,7 +332,7 @@ TEST(DeckKokkos, WallFixWorksBesideTheKokkosPair)
 TEST(DeckKokkos, NewtonOffAndMpiEqualTheSerialHostRun)
 {
   GE_NEEDS_KOKKOS();
-  for (const Family &f : {kFamilies[1], kFamilies[3], kFamilies[5]}) {
+  for (const Family &f : {family("refined"), family("catalogue_yade"), family("jaeger_capacity16")}) {
     SCOPED_TRACE(f.name);
     const std::string p = std::string("mpi_") + f.name;
     const packing::State host = run(f, 300, "", p + "_host");
@@ -342,7 +353,7 @@ TEST(DeckKokkos, NewtonOffAndMpiEqualTheSerialHostRun)
 TEST(DeckKokkos, RestartsCrossBetweenHostAndKokkos)
 {
   GE_NEEDS_KOKKOS();
-  for (const Family &f : {kFamilies[1], kFamilies[3], kFamilies[5]}) {
+  for (const Family &f : {family("refined"), family("catalogue_yade"), family("jaeger_capacity16")}) {
     SCOPED_TRACE(f.name);
     const std::string p = std::string("restart_") + f.name;
     const int n = 150;
@@ -375,7 +386,7 @@ TEST(DeckKokkos, RestartsCrossBetweenHostAndKokkos)
 TEST(DeckKokkos, JaegerCapacityRecordsEqualTheHostStyle)
 {
   GE_NEEDS_KOKKOS();
-  const Family &f = kFamilies[5];
+  const Family f = family("jaeger_capacity16");
   const std::string vars = packing_vars(f, 200);
   const std::string deck = "variable packing_dir index " + packing::kDecks + "\ninclude " +
       packing::kLoadedPacking + "\nrun 200\nrun 0 post no\ninclude " + packing::kWriteState + "\n";
@@ -469,6 +480,36 @@ TEST(DeckKokkos, RigidClumpsCollideWithTheirBodyMass)
   std::printf("  /kk: the dumbbells part at %.6f m/s (0.9 expected)\n", separation);
   EXPECT_NEAR(separation, 0.9, 1e-4);
 }
+
+// LAMMPS' KOKKOS package fixes a GPU run's neighbour bin size at the first init; a command that
+// initialises LAMMPS before any pair style (reset_atoms id, velocity ... loop geom) fixes it at
+// 0, one bin for the whole box (measured on an H100: 81,536 spheres did not finish 300 steps in
+// 45 s, LAMMPS' gran/hooke/history/kk neither). granular/exact/kk finds that state (the user flag
+// set with no size, which neigh_modify never makes) and clears it, so that the neighbour's init
+// sizes the bins from the cutoff, and warns. The OpenMP backend never makes the state: it is made
+// here by hand, and the run then bins as a plain one does (half the 1.3 cutoff).
+TEST(DeckKokkos, BinsOfAnInitBeforeThePairStyleAreSizedAgain)
+{
+  GE_NEEDS_KOKKOS();
+  const Family f = family("refined");
+  deck::Lammps lmp("bins.log", {"-k", "on", "t", "1", "-sf", "kk"});
+  lmp.command("variable packing_dir index " + packing::kDecks + "\nvariable newton index on\n" +
+              "variable nsteps index 1\nvariable contact index \"" + f.contact +
+              "\"\nvariable history index " + f.store + "\ninclude " + packing::kPacking);
+  auto *lammps = static_cast<LAMMPS_NS::LAMMPS *>(lmp.handle());
+  lammps->neighbor->binsizeflag = 1;    // what set_binsize_kokkos leaves after such an init
+  lammps->neighbor->binsize_user = 0.0;
+  lmp.command("run 1");
+  EXPECT_EQ(lammps->neighbor->binsizeflag, 0);
+  const std::string log = deck::read_text("bins.log");
+  EXPECT_NE(log.find("the neighbour bins were fixed at the size of the box"), std::string::npos);
+  EXPECT_NE(log.find("binsize = 0.65,"), std::string::npos) << log;
+  // a size the user gave stays
+  lmp.command("neigh_modify binsize 0.9\nrun 1");
+  EXPECT_EQ(lammps->neighbor->binsizeflag, 1);
+  EXPECT_EQ(lammps->neighbor->binsize_user, 0.9);
+}
+
 
 // Laws whose step is not a fixed-size kernel stop under /kk with the alternative.
 TEST(DeckKokkos, LawsThatRunOnlyOnTheHostAreRefused)

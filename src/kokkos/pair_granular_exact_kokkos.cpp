@@ -291,6 +291,31 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::init_style
   PairGranularExact::init_style();
   laws_current = false;    // (the mixed laws are made by init_one(), after this)
   device_current = false;
+  repair_bin_size();
+}
+
+/* ----------------------------------------------------------------------
+   LAMMPS' KOKKOS package fixes the neighbour bin size of a GPU run once, at the first init
+   (NeighborKokkos::set_binsize_kokkos: the neighbour cutoff, with the user's flag set). A
+   command that initialises LAMMPS before any pair style exists (reset_atoms id, velocity ...
+   loop geom, some set keywords) fixes it at a cutoff of 0, and the bins are then the box for the
+   whole run: every neighbour build compares all pairs of atoms. neigh_modify binsize sets a size
+   > 0 or clears the flag, so a set flag with no size is only ever that; cleared here (the pair's
+   init comes before the neighbour's), the neighbour's init sizes the bins from the cutoff again.
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::repair_bin_size()
+{
+  if (!neighbor->binsizeflag || neighbor->binsize_user > 0.0) return;
+  neighbor->binsizeflag = 0;
+  if (comm->me == 0)
+    error->warning(FLERR,
+                   "Pair granular/exact/kk: the neighbour bins were fixed at the size of the box "
+                   "(every neighbour build would compare all pairs of atoms) by an init before "
+                   "any pair style was defined (KOKKOS on a GPU, after e.g. reset_atoms id or "
+                   "velocity ... loop geom); they are sized from the neighbour cutoff again. "
+                   "LAMMPS' own KOKKOS pair styles need 'neigh_modify binsize <cutoff>' in such "
+                   "decks");
 }
 
 // laws whose step is not a fixed-size kernel stop with the alternative

@@ -83,6 +83,7 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   bool host_current = true;       // the host store holds them too
 
   void check_laws_run_here() const;
+  void repair_bin_size();
   void upload_laws();
   void upload_history();
   void download_history();

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Run on the GPU machine, from the repository root, with DIR filled by build_kokkos_gpu.sh:
+# pair_style granular/exact/kk on the GPU (`-k on g 1 -sf kk`) against the host style, then the
+# benchmark of bench/run_kokkos.sh on the GPU (bench/README.md, "The Kokkos styles on a GPU").
+#
+# Usage: bench/device/run_kokkos_gpu.sh DIR [steps of the large benchmark (default 300)]
+#   KOKKOS_SETUP (environment): what follows `-k on`, default "g 1" ("t 1" tries the script on a
+#   host-only KOKKOS build)
+#
+# 1. Every law family of unittest/decks/kokkos_families.txt on the sheared packing, as
+#    unittest/test_deck_kokkos.cpp runs them: one process with the host style, one with /kk on the
+#    GPU; the states after 1 step must agree to 1e-13 and after 200 steps to 1e-10 (the
+#    tolerances of the OpenMP tests; the packing amplifies round-off over the steps). Each line
+#    ends "same" or "DIFFERENT"; the script's status is the number of DIFFERENT.
+# 2. bench/run_kokkos.sh: the bench deck (20,384 spheres) on the host styles (one core) and on
+#    the GPU, and 16 times wider on the GPU alone.
+set -uo pipefail
+dir=$(cd "${1:?usage: run_kokkos_gpu.sh DIR [steps]}" && pwd)
+big_steps=${2:-300}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+[ -f "$root/unittest/decks/kokkos_families.txt" ] || root=$PWD
+work=$(mktemp -d)
+# (build_kokkos_gpu.sh carries liblammps compressed)
+[ -f "$dir/liblammps.so.0.gz" ] && gunzip -c "$dir/liblammps.so.0.gz" > "$work/liblammps.so.0"
+export LD_LIBRARY_PATH=$work:$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+missing=$(ldd "$dir/lmp" | grep "not found")
+[ -z "$missing" ] || { echo "run_kokkos_gpu.sh: libraries missing: $missing"; exit 99; }
+export OMP_PROC_BIND=false OMP_NUM_THREADS=1
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+lscpu | grep -E "Model name"
+setup=${KOKKOS_SETUP:-g 1}
+read -r -a setup_words <<< "$setup"
+gpu=(-k on "${setup_words[@]}" -sf kk -pk kokkos newton off neigh half)
+
+decks=$root/unittest/decks
+cat > "$work/packing.in" <<DECK
+variable packing_dir index $decks
+include $decks/in.sheared_packing
+run \${nsteps}
+run 0 post no
+include $decks/in.write_state
+DECK
+echo "== /kk on the GPU against the host style (sheared packing, newton off)"
+different=0
+while read -r line; do
+  [[ "$line" =~ ^[[:space:]]*(#|$) ]] && continue
+  IFS='|' read -r name store contact vars <<< "$line"
+  name=$(echo "$name" | xargs) store=$(echo "$store" | xargs) contact=$(echo "$contact" | xargs)
+  read -r -a extra <<< "$vars"
+  for n in 1 200; do
+    tol=1e-10; [ "$n" = 1 ] && tol=1e-13
+    for how in host gpu; do
+      args=(); [ "$how" = gpu ] && args=("${gpu[@]}")
+      (cd "$work" && timeout 120 "$dir/lmp" -nocite -screen none -log "log.$name.$n.$how" \
+         "${args[@]}" -in packing.in -var newton off -var nsteps "$n" -var contact "$contact" \
+         -var history "$store" "${extra[@]}" -var out "$name.$n.$how") ||
+        { echo "  $name $n steps $how: lmp failed:"; tail -5 "$work/log.$name.$n.$how"; }
+    done
+    grep -q "pair granular/exact/kk" "$work/log.$name.$n.gpu" ||
+      echo "  $name: the GPU run did not use granular/exact/kk"
+    result=$(cd "$work" && "$dir/compare_packing_states" "$name.$n.host" "$name.$n.gpu" "$tol")
+    [ $? -eq 0 ] || different=$((different + 1))
+    echo "  $n steps: $result"
+  done
+done < "$decks/kokkos_families.txt"
+echo "families DIFFERENT: $different"
+
+echo "== benchmark, the bench deck (host styles on one core, /kk on the GPU)"
+bash "$root/bench/run_kokkos.sh" "$dir" 300 3 "$setup"
+echo "== benchmark, 16 times wider, /kk on the GPU ($big_steps steps)"
+BENCH_SCALE=4 BENCH_HOST=0 bash "$root/bench/run_kokkos.sh" "$dir" "$big_steps" 3 "$setup"
+rm -rf "$work"
+exit "$different"

@@ -1,7 +1,8 @@
 // Compares the states two runs of a packing deck wrote (unittest/decks/in.write_state: OUT.atoms
 // and OUT.pairs) as the deck tests compare them: the largest difference of matching atoms and of
 // matching contacts, each relative to the largest magnitude of its column. For machines with
-// neither LAMMPS's test harness nor GoogleTest, e.g. the GPU check of bench/device/run_kokkos_gpu.sh.
+// neither LAMMPS's test harness nor GoogleTest, e.g. the GPU check of
+// bench/device/run_kokkos_gpu.sh.
 //
 // Usage: compare_packing_states OUT_A OUT_B TOLERANCE
 // Prints one line; exits 1 when either difference exceeds TOLERANCE, when a state is missing or

@@ -5,6 +5,7 @@
 # per step against the classic law on the same bed, and the true error reached.
 # Usage: bench/run_coulomb_size.sh [build dir (default build)] [tol (default 1e-8)]
 #        [steps (default 8)] [bed heights (default 9.1 18.1 36.1 72.1)]
+#   SOLVERS (environment): the solvers compared, default "gs apgd newton"
 # The settled beds are kept in $GE_BED_CACHE (default ~/.cache/granular-exact/coulomb-beds) and
 # made again where missing (a few minutes each on one core).
 set -euo pipefail
@@ -32,7 +33,7 @@ for H in "${heights[@]}"; do
   (cd "$cache" && "$lmp" -nocite -screen none -log "$work/classic.log" -in "$root/bench/in.coulomb_solve" \
      -var H "$H" -var law classic -var nsteps 200)
   classic=$(echo "$(loop_time "$work/classic.log") 200" | awk '{print $1/$2}')
-  for solver in gs apgd; do
+  for solver in ${SOLVERS:-gs apgd newton}; do
     log="$work/$solver.log"
     (cd "$cache" && "$lmp" -nocite -screen none -log "$log" -in "$root/bench/in.coulomb_solve" \
        -var H "$H" -var law coulomb -var solver "$solver" -var tol "$tol" -var nsteps "$nsteps")

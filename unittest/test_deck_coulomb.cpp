@@ -255,7 +255,7 @@ TEST(DeckCoulomb, BadInputIsRejected)
       {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 tol 0", "tol (largest force change per sweep, relative to mu F_n) = 0 must be in (0, 1)"},
       {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 tol 2", "must be in (0, 1)"},
       {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 warm maybe", "warm must be 'yes' or 'no'"},
-      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 solver sor", "coulomb solver must be 'gs' (projected Gauss-Seidel) or 'apgd' (accelerated projected gradient), not 'sor'"},
+      {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 solver sor", "coulomb solver must be 'gs' (projected Gauss-Seidel), 'apgd' (accelerated projected gradient) or 'newton' (APGD, then Newton steps by conjugate gradients), not 'sor'"},
       {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 solver", "coulomb solver expects 1 value"},
       {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 solver apgd solver gs", "'solver' is given twice"},
       {"pair_coeff * * hooke 1e4 tangential coulomb 0.5 rolling yade kr 1 eta 0.5 solver apgd", "'solver' is out of place"},
@@ -550,14 +550,12 @@ TEST(DeckCoulomb, SolveStopsOnlyWhenTheTrueErrorIsBelowTol)
 
 namespace {
 
-// velocities and spins of every atom (in the order of the IDs) after `steps` steps of the bed of
-// in.coulomb_bed continued from `restart` with the friction `options`; the largest natural
-// residual of the last step in *residual
-std::vector<double> bed_motion(const std::string &restart, const std::string &options, int steps,
-                               double *residual)
+// the commands that continue the bed of in.coulomb_bed from `restart` for `steps` steps with the
+// friction `options`; variables residual (the largest natural residual of the last step) and
+// iterations (the mean iterations per step)
+std::string bed_run(const std::string &restart, const std::string &options, int steps)
 {
-  deck::Lammps lmp;
-  lmp.command("read_restart " + restart + R"(
+  return "read_restart " + restart + R"(
 comm_modify     vel yes
 neighbor        0.2 bin
 neigh_modify    delay 0 every 1 check yes
@@ -568,8 +566,20 @@ fix             gravity bed gravity 1.0 vector 0 0 -1
 fix             integrate bed nve/sphere
 timestep        0.002
 variable        residual equal f_GE_COULOMB[9]
-run             )" + std::to_string(steps));
+variable        iterations equal f_GE_COULOMB[7]
+run             )" + std::to_string(steps) + "\n";
+}
+
+// velocities and spins of every atom (in the order of the IDs) after `steps` steps of the bed of
+// in.coulomb_bed continued from `restart` with the friction `options`; the largest natural
+// residual of the last step in *residual, the mean iterations per step in *iterations
+std::vector<double> bed_motion(const std::string &restart, const std::string &options, int steps,
+                               double *residual, double *iterations = nullptr)
+{
+  deck::Lammps lmp;
+  lmp.command(bed_run(restart, options, steps));
   *residual = lmp.variable("residual");
+  if (iterations) *iterations = lmp.variable("iterations");
   const int n = static_cast<int>(lammps_get_natoms(lmp.handle()));
   auto **v = static_cast<double **>(lammps_extract_atom(lmp.handle(), "v"));
   auto **omega = static_cast<double **>(lammps_extract_atom(lmp.handle(), "omega"));
@@ -611,23 +621,92 @@ TEST(DeckCoulomb, BedConvergesToATightlySolvedReference)
       bed_motion("coulomb_bed.restart", "sweeps 1000000 tol 1e-12", 3, &residual);
   EXPECT_LE(residual, 1e-12);
   const double g_dt = 1.0 * 0.002;
-  for (const char *solver : {"gs", "apgd"}) {
+  for (const char *solver : {"gs", "apgd", "newton"}) {
     double difference[2];
     const double tols[2] = {1e-6, 1e-8};
     for (int k = 0; k < 2; k++) {
+      double iterations = 0.0;
       const std::vector<double> motion = bed_motion(
           "coulomb_bed.restart",
           std::string("solver ") + solver + " sweeps 1000000 tol " + deck::num(tols[k]), 3,
-          &residual);
+          &residual, &iterations);
       difference[k] = largest_difference(motion, reference);
       std::printf("  %s, tol %.0e: natural residual %.2e, largest difference from the "
-                  "reference %.2e g dt\n",
-                  solver, tols[k], residual, difference[k] / g_dt);
+                  "reference %.2e g dt, %.0f iterations per step\n",
+                  solver, tols[k], residual, difference[k] / g_dt, iterations);
       EXPECT_LE(residual, tols[k]);
     }
     EXPECT_LE(difference[0], 1e-4 * g_dt) << solver;
     EXPECT_LE(difference[1], difference[0] / 20.0) << solver;
   }
+}
+
+// `solver newton` (APGD to find the face, then Newton steps on it by conjugate gradients): on
+// the settled bed it ends every step below tol with fewer iterations (APGD and CG together)
+// than APGD alone (measured 2.2x fewer), and on 2 processes (its decisions taken on reduced
+// values, the directions' totals exchanged with the ghosts) it moves the bed as on one, to what
+// tol allows: the sums of CG, taken in another order, stop it at a slightly different iterate
+// (measured 1.9e-9 g dt after 3 steps; the solves to 1e-8 of BedConvergesToATightlySolvedReference
+// differ from the reference by up to 2.8e-7 g dt; a direction not exchanged with the ghosts
+// leaves the solve far from tol).
+TEST(DeckCoulomb, NewtonSolvesTheBedInFewerIterationsOnAnyNumberOfProcesses)
+{
+  {
+    deck::Lammps lmp;
+    lmp.command("variable restart index coulomb_bed_newton.restart\ninclude " +
+                deck::source_path("unittest/decks/in.coulomb_bed"));
+  }
+  double iterations[2], residual[2];
+  const char *const solvers[2] = {"apgd", "newton"};
+  for (int k = 0; k < 2; k++) {
+    const std::string name = std::string("bed_") + solvers[k];
+    std::ofstream(name + ".in")
+        << bed_run("coulomb_bed_newton.restart",
+                   std::string("solver ") + solvers[k] + " sweeps 1000000 tol 1e-8", 3)
+        << "print \"GE_RESULT $(v_residual:%.6e) $(v_iterations:%.3f)\"\n"
+        << "write_dump all custom " << name << ".atoms id vx vy vz omegax omegay omegaz modify "
+        << "format float %.17g sort id\n";
+    EXPECT_EQ(deck::run_mpi(1, name + ".in", "", name + ".log"), 0) << name << ".log.out";
+    const std::string log = deck::read_text(name + ".log");
+    const auto at = log.rfind("GE_RESULT ");
+    ASSERT_NE(at, std::string::npos) << name << ".log";
+    std::istringstream(log.substr(at + 10)) >> residual[k] >> iterations[k];
+    std::printf("  %s: %.1f iterations per step, natural residual %.2e\n", solvers[k],
+                iterations[k], residual[k]);
+    EXPECT_LE(residual[k], 1e-8) << solvers[k];
+  }
+  EXPECT_LE(iterations[1], 0.7 * iterations[0]);
+
+  {
+    // the same commands as the serial run, on a 2 x 1 x 1 grid
+    std::string text = "processors 2 1 1\n" + deck::read_text("bed_newton.in");
+    const std::string from = "bed_newton.atoms";
+    text.replace(text.find(from), from.size(), "bed_newton_np2.atoms");
+    std::ofstream("bed_newton_np2.in") << text;
+  }
+  EXPECT_EQ(deck::run_mpi(2, "bed_newton_np2.in", "", "bed_newton_np2.log"), 0)
+      << "bed_newton_np2.log.out";
+  const std::string log = deck::read_text("bed_newton_np2.log");
+  const auto at = log.rfind("GE_RESULT ");
+  ASSERT_NE(at, std::string::npos) << "bed_newton_np2.log";
+  double residual_np2 = 1.0, iterations_np2 = 0.0;
+  std::istringstream(log.substr(at + 10)) >> residual_np2 >> iterations_np2;
+  std::printf("  newton on 2 processes: %.1f iterations per step, natural residual %.2e\n",
+              iterations_np2, residual_np2);
+  EXPECT_LE(residual_np2, 1e-8);
+  EXPECT_LE(iterations_np2, 0.7 * iterations[0]);
+  const auto serial = deck::read_atom_dump("bed_newton.atoms");
+  const auto parallel = deck::read_atom_dump("bed_newton_np2.atoms");
+  ASSERT_EQ(serial.size(), parallel.size());
+  ASSERT_GT(serial.size(), 1000u);
+  double difference = 0.0;
+  for (const auto &[id, row] : serial)
+    for (size_t m = 0; m < row.size(); m++)
+      difference = std::fmax(difference, std::fabs(row[m] - parallel.at(id)[m]));
+  const double g_dt = 1.0 * 0.002;    // (spins times the unit length, as velocities)
+  std::printf("  newton, serial vs 2 processes: largest difference %.3e g dt\n",
+              difference / g_dt);
+  EXPECT_LE(difference, 1e-7 * g_dt);
 }
 
 // fix_modify GE_COULOMB export writes a step's friction problem for solver studies outside

@@ -522,6 +522,7 @@ TEST(CoulombKernel, SweepFormsMatchTheDefinitions)
   EXPECT_LT(sliding, 700);
 }
 
+#if GE_HAVE_LANES2    // (host vector lanes: not under a CUDA compiler)
 // A sweep step on two lanes (two contacts that share no body, ge::Lanes2) is the same as the two
 // steps one after the other, to the bit: each lane does the same IEEE operations. Random pairs
 // of contacts with relaxation, with caps that make one lane, both or neither slide (the mixed
@@ -606,6 +607,7 @@ TEST(CoulombKernel, TwoLaneSweepStepEqualsTwoSteps)
   EXPECT_GT(both_slide, 100);
   EXPECT_GT(both_stick, 100);
 }
+#endif    // GE_HAVE_LANES2
 
 // ================================================================================================
 // 2. One dimension: rule table and Filippov/Lagrange construction (notes: Coulomb projection)
@@ -1639,3 +1641,96 @@ TEST(CoulombPacking, TetrahedronThreshold)
 }
 
 }    // namespace
+
+// The Newton step on the face (ge::coulomb_face and the functions after it) for one sphere
+// sliding on a fixed wall: the force must end on its rim, against the rate its velocity part
+// alone gives. Started on the rim 0.5 rad from the solution, the exact one-contact Newton step
+// (the 1-D conjugate-gradient solve along e = n x F/|F|) turns it with quadratic convergence:
+// the angle to the solution drops as its square (error_{k+1} <= error_k^2). Without the rim's
+// curvature term |s|/(mu F_n) the steps overshoot: the angle does not even halve.
+TEST(CoulombKernel, NewtonOnTheRimConvergesQuadratically)
+{
+  ge::CoulombContact c;
+  c.normal = {0, 0, 1};
+  c.rho_i = 0.5;
+  c.inv_mt = 1.0;    // the sphere's translation alone (no spin integrated): m_t = 1
+  c.cap = 1.0;
+  c.rate0 = {2.0, 1.0, 0.0};    // stopping it would take 2.2 mu F_n: it slides
+  const ge::CoulombCoupling k = ge::coulomb_coupling(c, 1.0, 0.0, 0.0, 0.0, 1.0);
+  const ge::Vec3 solution = (-1.0 / ge::norm(c.rate0)) * c.rate0;
+  auto rate_at = [&](const ge::Vec3 &force) {
+    double total_i[6] = {0, 0, 0, 0, 0, 0}, total_j[6] = {0, 0, 0, 0, 0, 0};
+    ge::coulomb_add_pair(c, total_i, total_j, force);
+    return ge::coulomb_rate(c, k, total_i, total_j);
+  };
+  auto angle = [&](const ge::Vec3 &force) {
+    return std::acos(std::fmin(1.0, ge::dot(force, solution) / ge::norm(force)));
+  };
+  for (bool curvature : {true, false}) {
+    const double turn = 0.5;
+    const double a0 = std::atan2(solution.y, solution.x) + turn;
+    ge::Vec3 force{std::cos(a0), std::sin(a0), 0.0};
+    std::vector<double> errors = {angle(force)};
+    for (int step = 0; step < 3; step++) {
+      ge::CoulombFace face = ge::coulomb_face(c, k, force, rate_at(force));
+      ASSERT_TRUE(face.sliding);
+      if (!curvature) face.curvature = 0.0, face.inverse_diagonal = k.mass;
+      const ge::Vec3 r = ge::coulomb_onto_face(face, -1.0 * rate_at(force));
+      // D e: the rate change a unit force along e makes
+      double change_i[6] = {0, 0, 0, 0, 0, 0}, change_j[6] = {0, 0, 0, 0, 0, 0};
+      ge::coulomb_add_pair(c, change_i, change_j, face.along);
+      const ge::Vec3 d_e = ge::coulomb_rate_change(c, k, change_i, change_j);
+      const ge::Vec3 q = ge::coulomb_face_operator(face, d_e, face.along);
+      const ge::Vec3 x = (ge::dot(face.along, r) / ge::dot(face.along, q)) * face.along;
+      force = ge::coulomb_newton_force(c, face, force, x);
+      EXPECT_NEAR(ge::norm(force), c.cap, 1e-15);
+      errors.push_back(angle(force));
+    }
+    std::printf("  %s curvature: angle to the solution %.3e %.3e %.3e %.3e\n",
+                curvature ? "with" : "without", errors[0], errors[1], errors[2], errors[3]);
+    if (curvature) {
+      for (int s = 0; s < 2; s++) EXPECT_LE(errors[s + 1], errors[s] * errors[s]) << s;
+      EXPECT_LE(errors[3], 1e-12);
+    } else {
+      EXPECT_GT(errors[1], 0.5 * errors[0]);
+    }
+  }
+}
+
+// The face of a contact: a force inside its disk is free in the tangent plane; one on its rim
+// only along e = n x F/|F|; a contact without friction has no freedom. A Newton step that takes
+// a free force outside its disk is clipped onto the rim; a sliding force goes back onto it.
+TEST(CoulombKernel, NewtonFaceOfAContact)
+{
+  ge::CoulombContact c;
+  c.normal = {0, 0, 1};
+  c.inv_mt = 2.0;
+  c.cap = 1.0;
+  const ge::CoulombCoupling k = ge::coulomb_coupling(c, 2.0, 0.0, 0.0, 0.0, 1.0);
+  const ge::Vec3 v{0.3, -0.2, 0.7};
+  const ge::CoulombFace inside = ge::coulomb_face(c, k, {0.5, 0.0, 0.0}, {1.0, 0.0, 0.0});
+  EXPECT_FALSE(inside.sliding);
+  EXPECT_EQ(inside.curvature, 0.0);
+  EXPECT_DOUBLE_EQ(inside.inverse_diagonal, 0.5);    // m_t
+  EXPECT_EQ(ge::norm(ge::coulomb_onto_face(inside, v) - v), 0.0);
+  const ge::CoulombFace rim = ge::coulomb_face(c, k, {0.0, 1.0, 0.0}, {0.0, -3.0, 0.0});
+  EXPECT_TRUE(rim.sliding);
+  EXPECT_NEAR(ge::norm(rim.along - ge::Vec3{-1.0, 0.0, 0.0}), 0.0, 1e-15);
+  EXPECT_DOUBLE_EQ(rim.curvature, 3.0);
+  EXPECT_DOUBLE_EQ(rim.inverse_diagonal, 1.0 / (2.0 + 3.0));
+  EXPECT_NEAR(ge::norm(ge::coulomb_onto_face(rim, v) - ge::Vec3{0.3, 0.0, 0.0}), 0.0, 1e-15);
+  ge::CoulombContact frictionless = c;
+  frictionless.cap = 0.0;
+  const ge::CoulombFace none = ge::coulomb_face(frictionless, k, {0, 0, 0}, {1, 0, 0});
+  EXPECT_EQ(ge::norm(ge::coulomb_onto_face(none, v)), 0.0);
+  // clipped where a free force leaves its disk; kept where it stays inside
+  EXPECT_NEAR(ge::norm(ge::coulomb_newton_force(c, inside, {0.5, 0, 0}, {1.5, 0, 0}) -
+                       ge::Vec3{1.0, 0, 0}),
+              0.0, 1e-15);
+  EXPECT_EQ(ge::norm(ge::coulomb_newton_force(c, inside, {0.5, 0, 0}, {0.2, 0.1, 0}) -
+                     ge::Vec3{0.7, 0.1, 0}),
+            0.0);
+  // back onto the rim after a turn along it
+  EXPECT_NEAR(ge::norm(ge::coulomb_newton_force(c, rim, {0.0, 1.0, 0.0}, {-0.1, 0, 0})), 1.0,
+              1e-15);
+}

@@ -46,8 +46,10 @@ enum class CoulombKinematics : int {
 // How the contacts' forces of one step are solved together (notes: Coulomb solvers).
 enum class CoulombSolver : int {
   GaussSeidel = 0,    // projected Gauss-Seidel sweeps, contact after contact
-  APGD = 1            // accelerated projected gradient (Nesterov, with restarts): all contacts
+  APGD = 1,           // accelerated projected gradient (Nesterov, with restarts): all contacts
                       // at once from the same totals, a diagonal (row-sum) preconditioner
+  Newton = 2          // APGD to find which contacts stick and which slide, then Newton steps on
+                      // that face by conjugate gradients (ge::coulomb_face)
 };
 
 // The solver of one step (notes: Coulomb sweeps): at most `sweeps` sweeps (Gauss-Seidel) or
@@ -526,6 +528,93 @@ GE_INLINE double coulomb_apgd_next_theta(double theta)
 GE_INLINE double coulomb_apgd_momentum(double theta, double next_theta)
 {
   return theta * (1.0 - theta) / (theta * theta + next_theta);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Newton steps on the face (notes: Coulomb Newton). Once APGD has found which contacts stick and
+// which slide, the step's problem is smooth on that face: a stuck contact's force is free in its
+// tangent plane and its rate must vanish; a sliding contact's force stays on its rim,
+// F = mu F_n u, and only turns along it, e = n x u, until its rate points against it. The rim's
+// condition e . s = 0, linearised in the turn delta of F (u turns by delta/(mu F_n), s by
+// D delta), is
+//     e . (D delta) + (|s| / (mu F_n)) (e . delta) = -e . s,
+// the curvature term |s|/(mu F_n) being the derivative of the projection onto the disk on its
+// rim. With the stuck contacts' D delta = -s, the Newton step solves a symmetric positive
+// definite system (D restricted to the face plus the curvatures), by conjugate gradients over the
+// contacts: each iteration one product with D, made as the solvers make their totals.
+
+// One contact's part of the face: its free direction on the rim (sliding) and curvature term.
+struct CoulombFace {
+  Vec3 along{0, 0, 0};    // e = n x F/|F| of a sliding contact
+  double curvature = 0.0;    // |s| / (mu F_n) of a sliding contact, 0 for a stuck one
+  double inverse_diagonal = 0.0;    // 1/(1/m_t + curvature): the preconditioner
+  bool sliding = false;
+};
+
+// Whether a force lies on the rim of its disk (to 1e-9): the contact slides.
+GE_INLINE bool coulomb_on_rim(const CoulombContact &c, const Vec3 &force)
+{
+  return c.cap > 0.0 && norm(force) >= c.cap * (1.0 - 1e-9);
+}
+
+// The face of a contact at its force and rate. The preconditioner is the inverse of the
+// Newton operator's diagonal block: D's is 1/m_t in the plane (`mass` = m_t/ftm2v), plus the
+// curvature on a rim.
+GE_INLINE CoulombFace coulomb_face(const CoulombContact &c, const CoulombCoupling &k,
+                                   const Vec3 &force, const Vec3 &rate)
+{
+  CoulombFace face;
+  // a contact without friction (mu F_n = 0) or whose bodies cannot move has no freedom: along
+  // stays zero, and the face takes none of its force space
+  if (!(c.cap > 0.0) || !(k.mass > 0.0)) {
+    face.sliding = true;
+    return face;
+  }
+  face.sliding = coulomb_on_rim(c, force);
+  if (face.sliding) {
+    face.along = cross(c.normal, (1.0 / norm(force)) * force);
+    face.curvature = norm(rate) / c.cap;
+  }
+  face.inverse_diagonal = 1.0 / (1.0 / k.mass + face.curvature);
+  return face;
+}
+
+// A vector of the contact's force space restricted to its face: along the rim where it slides.
+GE_INLINE Vec3 coulomb_onto_face(const CoulombFace &face, const Vec3 &v)
+{
+  return face.sliding ? dot(v, face.along) * face.along : v;
+}
+
+// The Newton operator's row of the contact: from (D x)_c, the change of its rate that the
+// directions x of all contacts make, and its own x_c.
+GE_INLINE Vec3 coulomb_face_operator(const CoulombFace &face, const Vec3 &d_x, const Vec3 &x)
+{
+  return coulomb_onto_face(face, d_x + face.curvature * x);
+}
+
+// The linear part of the rate (D x)_c from the totals that the directions x alone make: the
+// relative tangential acceleration (coulomb_rate without its velocity part rate0).
+GE_INLINE Vec3 coulomb_rate_change(const CoulombContact &c, const CoulombCoupling &k,
+                                   const double *change_i, const double *change_j)
+{
+  return project_onto_plane(coulomb_relative_acceleration(c, k, change_i, change_j), c.normal);
+}
+
+// The diagonal preconditioner of the Newton system applied to a residual r.
+GE_INLINE Vec3 coulomb_face_precondition(const CoulombFace &face, const Vec3 &r)
+{
+  return coulomb_onto_face(face, face.inverse_diagonal * r);
+}
+
+// The force after a Newton step delta, back on the disk: a sliding force onto its rim, a stuck
+// one clipped where the step took it outside (it slides from then on).
+GE_INLINE Vec3 coulomb_newton_force(const CoulombContact &c, const CoulombFace &face,
+                                    const Vec3 &force, const Vec3 &delta)
+{
+  const Vec3 next = project_onto_plane(force + delta, c.normal);
+  const double size = norm(next);
+  if (size == 0.0 || (!face.sliding && size <= c.cap)) return next;
+  return (c.cap / size) * next;
 }
 
 // The natural residual of one contact (notes: Coulomb solvers): |F - Pi(F - m_t s)|/(mu F_n),

@@ -27,7 +27,7 @@ const char *const ContactLawWords::GRAMMAR =
     "yes|no] | jaeger <mu> [approx <lambda>] [capacity <M>|exact] | sliding <mu> | viscous "
     "<eta_t> | viscous_sliding <eta_t> <mu> | spring_sliding <kt> <mu> | spring_dashpot <kt> "
     "<eta_t>|et <e_t> <mu> [maw] | dd <mu> [<eta_t>] | lth <mu> <eta_t> | zzy <mu> <eta> | tti "
-    "<mu> [eta <eta_t>] | walton_braun <kt0> <mu> | coulomb <mu> [solver gs|apgd] [sweeps <K>] "
+    "<mu> [eta <eta_t>] | walton_braun <kt0> <mu> | coulomb <mu> [solver gs|apgd|newton] [sweeps <K>] "
     "[tol <t>] [warm "
     "yes|no] [kinematics geometric|none|material]; then (any law) [rolling yade kr <K_b> | "
     "beta <beta> eta <eta_b> | cap none [damp <gamma_b>] [combined]] [twisting yade kr <K_tw> | "
@@ -603,9 +603,11 @@ void ContactLawWords::parse_coulomb_options(CoeffReader &in, ContactLaw &lw)
       const std::string name = in.word();
       if (name == "gs") c.solver = ge::CoulombSolver::GaussSeidel;
       else if (name == "apgd") c.solver = ge::CoulombSolver::APGD;
+      else if (name == "newton") c.solver = ge::CoulombSolver::Newton;
       else
-        in.fail("coulomb solver must be 'gs' (projected Gauss-Seidel) or 'apgd' (accelerated "
-                "projected gradient), not '{}'",
+        in.fail("coulomb solver must be 'gs' (projected Gauss-Seidel), 'apgd' (accelerated "
+                "projected gradient) or 'newton' (APGD, then Newton steps by conjugate "
+                "gradients), not '{}'",
                 name);
     } else if (key == "warm") {
       in.need(1, "coulomb warm");
@@ -619,7 +621,7 @@ void ContactLawWords::parse_coulomb_options(CoeffReader &in, ContactLaw &lw)
       else
         in.fail("coulomb kinematics must be 'geometric', 'none' or 'material', not '{}'", form);
     } else {
-      in.fail("unexpected argument '{}' after 'tangential coulomb <mu>' (options: solver gs|apgd, "
+      in.fail("unexpected argument '{}' after 'tangential coulomb <mu>' (options: solver gs|apgd|newton, "
               "sweeps <K>, tol <t>, warm yes|no, kinematics geometric|none|material)",
               key);
     }

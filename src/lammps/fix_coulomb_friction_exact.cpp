@@ -236,6 +236,11 @@ void FixCoulombFrictionExact::Contacts::add_slot()
   y.emplace_back();
   inv_row.emplace_back();
   branch.emplace_back();
+  face.emplace_back();
+  cg_x.emplace_back();
+  cg_r.emplace_back();
+  cg_p.emplace_back();
+  cg_q.emplace_back();
   stick.emplace_back();
   counted.emplace_back();
   tally.emplace_back();
@@ -244,7 +249,8 @@ void FixCoulombFrictionExact::Contacts::add_slot()
 double FixCoulombFrictionExact::Contacts::memory_usage() const
 {
   const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
-      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 3.0 * sizeof(ge::Vec3) +
+      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 7.0 * sizeof(ge::Vec3) +
+      sizeof(ge::CoulombFace) +
       sizeof(double) + 2.0 +
       sizeof(CoulombFrictionTally *);
   return per_slot * static_cast<double>(i.capacity());
@@ -448,8 +454,12 @@ double FixCoulombFrictionExact::solve()
   MPI_Allreduce(&any_started, &all_started, 1, MPI_INT, MPI_MAX, world);
   if (all_started) exchange_totals();
 
-  const double res_all =
-      settings.solver == ge::CoulombSolver::APGD ? solve_apgd() : solve_gauss_seidel();
+  double res_all = 0.0;
+  switch (settings.solver) {
+    case ge::CoulombSolver::APGD: res_all = solve_apgd(); break;
+    case ge::CoulombSolver::Newton: res_all = solve_newton(); break;
+    default: res_all = solve_gauss_seidel(); break;
+  }
   if (!setup_step) {
     sweeps_total += sweeps_used;
     solves_total += 1.0;
@@ -469,7 +479,7 @@ double FixCoulombFrictionExact::solve_gauss_seidel()
   int sweeps = 0;
   while (sweeps < settings.sweeps) {
     sweeps++;
-    const double res = sweep();
+    double res = sweep();    // (not const: an MPI stub library takes a void *)
     exchange_totals();
     MPI_Allreduce(&res, &res_all, 1, MPI_DOUBLE, MPI_MAX, world);
     if (res_all <= change_tol && sweeps < settings.sweeps &&
@@ -496,14 +506,24 @@ double FixCoulombFrictionExact::solve_gauss_seidel()
 double FixCoulombFrictionExact::solve_apgd()
 {
   compute_row_bounds();
+  double res_all = 0.0;
+  sweeps_used = apgd_iterations(settings.sweeps, res_all);
+  return res_all;
+}
+
+// at most `most` APGD iterations from the forces (with the row bounds computed); returns the
+// iterations taken, and in res_all the largest change of the last
+int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
+{
   for (int k = 0; k < ncontacts; k++) contacts.y[k] = contacts.force[k];
   const int nall = atom->nlocal + atom->nghost;
-  double theta = 1.0, res_all = 0.0;
+  double theta = 1.0;
+  res_all = 0.0;
   double change_tol = settings.tol;    // the change below which the true error is checked
   int iterations = 0;
-  while (iterations < settings.sweeps) {
+  while (iterations < most) {
     iterations++;
-    bool done = iterations == settings.sweeps;
+    bool done = iterations == most;
     // the momentum of the next y if this iteration does not restart (none after the last)
     const double next_theta = ge::coulomb_apgd_next_theta(theta);
     const double momentum = done ? 0.0 : ge::coulomb_apgd_momentum(theta, next_theta);
@@ -546,8 +566,211 @@ double FixCoulombFrictionExact::solve_apgd()
     if (check && true_error_below_tol(change_tol)) done = true;
     if (done) break;
   }
-  sweeps_used = iterations;
+  return iterations;
+}
+
+/* ----------------------------------------------------------------------
+   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations find which contacts stick
+   and which slide, then Newton steps on that face, each solved by diagonally preconditioned
+   conjugate gradients, finish the step. A Newton step that does not at least halve the true
+   error (the face was not yet the solution's) sends the solve back to APGD, from the forces it
+   reached, for twice the previous phase. `sweeps` bounds the APGD and CG iterations together.
+   Every decision is taken on reduced values: all processes take the same path, and the motion is
+   the same on any number of processes to what tol allows (CG's sums, taken in another order,
+   stop it at a slightly different iterate).
+------------------------------------------------------------------------- */
+
+namespace {
+// APGD iterations before (and between) Newton steps: what the face took to settle on the beds
+// measured (bench/README.md, "The Newton solver")
+constexpr int kApgdBeforeNewton = 100;
+// the most CG iterations of a Newton step per APGD iteration of the phase before it
+constexpr int kCgPerApgd = 10;
+// APGD iterations after a Newton step
+constexpr int kApgdAfterNewton = 25;
+// a Newton step's CG stops where the contacts' largest left rate is this share of its start
+// (inexact Newton: the next step corrects the rest, and a wrong face costs less)
+constexpr double kCgReduction = 0.01;
+}    // namespace
+
+double FixCoulombFrictionExact::solve_newton()
+{
+  compute_row_bounds();
+  double res_all = 0.0;
+  int used = 0, phase = kApgdBeforeNewton;
+  while (used < settings.sweeps) {
+    const int apgd = apgd_iterations(std::min(phase, settings.sweeps - used), res_all);
+    used += apgd;
+    double error = reduced_true_error();
+    if (error <= settings.tol || apgd < phase) break;
+    bool improved = true;
+    while (used < settings.sweeps && improved) {
+      used += newton_step(std::min(kCgPerApgd * phase, settings.sweeps - used));
+      // the whole step, then a few APGD iterations that settle the contacts whose face it
+      // changed (a stuck force clipped onto its rim, a sliding one released)
+      double largest_change = 0.0;
+      take_newton_step(largest_change);
+      release_sliding();
+      double after = reduced_true_error();
+      if (after > settings.tol) {
+        double change = 0.0;
+        used += apgd_iterations(std::min(kApgdAfterNewton, settings.sweeps - used), change);
+        after = reduced_true_error();
+      }
+      improved = after <= 0.5 * error;
+      if (!improved) {
+        // the face was not yet the solution's: a longer APGD phase from here to find it (the
+        // forces stay: with the APGD iterations after it, a step that missed has still settled
+        // most contacts, measured)
+        phase *= 2;
+        break;
+      }
+      error = after;
+      res_all = largest_change;
+      if (error <= settings.tol) break;
+    }
+    if (error <= settings.tol) break;
+  }
+  sweeps_used = used;
   return res_all;
+}
+
+// the contacts' largest m_t |r| / mu F_n of the CG residuals r (all processes)
+double FixCoulombFrictionExact::largest_scaled_residual()
+{
+  double largest = 0.0, all = 0.0;
+  for (int k = 0; k < ncontacts; k++)
+    if (contacts.c[k].cap > 0.0)
+      largest = std::fmax(largest, contacts.coupling[k].mass * ge::norm(contacts.cg_r[k]) /
+                                       contacts.c[k].cap);
+  MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  return all;
+}
+
+// the true error of the forces on all processes (collective; measure_residual())
+double FixCoulombFrictionExact::reduced_true_error()
+{
+  measure_residual();
+  double all = 0.0;
+  MPI_Allreduce(&natural_residual, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  return all;
+}
+
+// The Newton step x on the face of the forces, by preconditioned conjugate gradients: at most
+// `most` iterations, until every contact's left rate m_t |r| / mu F_n is 1 % of the largest at
+// the start, or 0.3 tol. Returns the iterations.
+int FixCoulombFrictionExact::newton_step(int most)
+{
+  // three passes over the contacts per iteration: the direction p into the totals, D p read
+  // from them, the step and the residual updated (q holds D p, then the preconditioned residual)
+  double sums[2] = {0.0, 0.0}, all[2] = {0.0, 0.0};
+  for (int k = 0; k < ncontacts; k++) {
+    const Vec3 rate = rate_of(k);
+    contacts.face[k] =
+        ge::coulomb_face(contacts.c[k], contacts.coupling[k], contacts.force[k], rate);
+    const ge::CoulombFace &face = contacts.face[k];
+    contacts.cg_x[k] = contacts.cg_p[k] = Vec3{0, 0, 0};
+    contacts.cg_r[k] = ge::coulomb_onto_face(face, -1.0 * rate);
+    contacts.cg_q[k] = ge::coulomb_face_precondition(face, contacts.cg_r[k]);
+    sums[0] += ge::dot(contacts.cg_r[k], contacts.cg_q[k]);
+  }
+  MPI_Allreduce(&sums[0], &all[0], 1, MPI_DOUBLE, MPI_SUM, world);
+  double rz = all[0], beta = 0.0;
+  const double stop = std::fmax(0.3 * settings.tol, kCgReduction * largest_scaled_residual());
+  int iterations = 0;
+  while (iterations < most && rz > 0.0) {
+    iterations++;
+    const double pq = apply_face_operator(beta);    // p <- z + beta p, q = D p on the face
+    if (!(pq > 0.0)) break;    // (no curvature left along p: nothing more to gain)
+    const double alpha = rz / pq;
+    sums[0] = sums[1] = 0.0;    // r . z, the largest (m_t |r| / mu F_n)^2
+    for (int k = 0; k < ncontacts; k++) {
+      contacts.cg_x[k] = contacts.cg_x[k] + alpha * contacts.cg_p[k];
+      contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_q[k];
+      contacts.cg_q[k] = ge::coulomb_face_precondition(contacts.face[k], contacts.cg_r[k]);
+      sums[0] += ge::dot(contacts.cg_r[k], contacts.cg_q[k]);
+      // ((m_t |r| / mu F_n)^2: no root)
+      const double cap = contacts.c[k].cap, m_r = contacts.coupling[k].mass;
+      if (cap > 0.0)
+        sums[1] = std::fmax(sums[1],
+                            m_r * m_r * ge::dot(contacts.cg_r[k], contacts.cg_r[k]) / (cap * cap));
+    }
+    MPI_Allreduce(&sums[0], &all[0], 1, MPI_DOUBLE, MPI_SUM, world);
+    MPI_Allreduce(&sums[1], &all[1], 1, MPI_DOUBLE, MPI_MAX, world);
+    if (all[1] <= stop * stop) break;
+    beta = all[0] / rz;
+    rz = all[0];
+  }
+  return iterations;
+}
+
+// The forces moved by the Newton step x, back onto their disks (ge::coulomb_newton_force), with
+// their totals; largest_change gets the largest force change relative to mu F_n (all
+// processes).
+void FixCoulombFrictionExact::take_newton_step(double &largest_change)
+{
+  double largest = 0.0;
+  for (int k = 0; k < ncontacts; k++) {
+    const Vec3 next = ge::coulomb_newton_force(contacts.c[k], contacts.face[k], contacts.force[k],
+                                               contacts.cg_x[k]);
+    if (contacts.c[k].cap > 0.0)
+      largest = std::fmax(largest, ge::norm(next - contacts.force[k]) / contacts.c[k].cap);
+    add(k, next - contacts.force[k]);
+    contacts.force[k] = next;
+  }
+  exchange_totals();
+  MPI_Allreduce(&largest, &largest_change, 1, MPI_DOUBLE, MPI_MAX, world);
+}
+
+// A sliding contact whose rate now points along its force sticks: into its disk. Then every
+// contact's stick flag from where its force is.
+void FixCoulombFrictionExact::release_sliding()
+{
+  int released = 0, any_released = 0;
+  for (int k = 0; k < ncontacts; k++) {
+    if (!contacts.face[k].sliding || ge::dot(rate_of(k), contacts.force[k]) <= 0.0) continue;
+    const Vec3 change = -1e-6 * contacts.force[k];
+    add(k, change);
+    contacts.force[k] = contacts.force[k] + change;
+    released = 1;
+  }
+  MPI_Allreduce(&released, &any_released, 1, MPI_INT, MPI_MAX, world);
+  if (any_released) exchange_totals();
+  for (int k = 0; k < ncontacts; k++)
+    contacts.stick[k] = !ge::coulomb_on_rim(contacts.c[k], contacts.force[k]);
+}
+
+// The next direction p <- z + beta p (z the preconditioned residual, in q) and q = D p on the
+// face, for every contact: the directions into the totals of a zeroed copy of the per-atom
+// totals (total_next), made whole across processes like the totals, each contact's rate change
+// read from them (ge::coulomb_rate_change, ge::coulomb_face_operator). Returns p . D p (all
+// processes).
+double FixCoulombFrictionExact::apply_face_operator(double beta)
+{
+  const int nall = atom->nlocal + atom->nghost;
+  for (int b = 0; b < nall; b++)
+    for (int m = 0; m < 6; m++) total_next[b][m] = 0.0;
+  for (int k = 0; k < ncontacts; k++) {
+    contacts.cg_p[k] = contacts.cg_q[k] + beta * contacts.cg_p[k];
+    ge::coulomb_add_pair(contacts.c[k], total_next[contacts.i[k]], totals_of_j(k, total_next),
+                         contacts.cg_p[k]);
+  }
+  if (ghost_totals) {
+    comm_mode = COMM_PROBE;
+    comm->reverse_comm(this);
+    comm->forward_comm(this);
+    comm_mode = COMM_TOTALS;
+  }
+  for (double &w : wall_side) w = 0.0;
+  double pq = 0.0, all = 0.0;
+  for (int k = 0; k < ncontacts; k++) {
+    const Vec3 d_p = ge::coulomb_rate_change(contacts.c[k], contacts.coupling[k],
+                                             total_next[contacts.i[k]], totals_of_j(k, total_next));
+    contacts.cg_q[k] = ge::coulomb_face_operator(contacts.face[k], d_p, contacts.cg_p[k]);
+    pq += ge::dot(contacts.cg_p[k], contacts.cg_q[k]);
+  }
+  MPI_Allreduce(&pq, &all, 1, MPI_DOUBLE, MPI_SUM, world);
+  return all;
 }
 
 // R_c of every contact (ge::coulomb_row_bound): each body's contacts and lever arms, summed over
@@ -841,7 +1064,7 @@ void FixCoulombFrictionExact::post_run()
   double stuck_velocity = 0.0;
   MPI_Allreduce(&short_stuck_velocity, &stuck_velocity, 1, MPI_DOUBLE, MPI_MAX, world);
   if (comm->me != 0) return;
-  const bool apgd = settings.solver == ge::CoulombSolver::APGD;
+  const bool apgd = settings.solver != ge::CoulombSolver::GaussSeidel;
   error->warning(FLERR,
                  "Fix {} (tangential coulomb): in {:.0f} of the {:.0f} steps of this run the "
                  "friction solve stopped at its budget of {} {} above tol {:.3g}: its true error "
@@ -907,6 +1130,8 @@ int FixCoulombFrictionExact::pack_forward_comm(int n, int *list, double *buf, in
     } else if (comm_mode == COMM_OWNERS) {
       buf[m++] = owner_proc[list[k]];
       buf[m++] = owner_index[list[k]];
+    } else if (comm_mode == COMM_PROBE) {
+      for (int c = 0; c < 6; c++) buf[m++] = total_next[list[k]][c];
     } else {
       for (int c = 0; c < 6; c++) buf[m++] = total[list[k]][c];
     }
@@ -926,6 +1151,8 @@ void FixCoulombFrictionExact::unpack_forward_comm(int n, int first, double *buf)
     } else if (comm_mode == COMM_OWNERS) {
       owner_proc[k] = static_cast<int>(buf[m++]);
       owner_index[k] = static_cast<int>(buf[m++]);
+    } else if (comm_mode == COMM_PROBE) {
+      for (int c = 0; c < 6; c++) total_next[k][c] = buf[m++];
     } else {
       for (int c = 0; c < 6; c++, m++) total[k][c] = received[k][c] = buf[m];
     }
@@ -940,7 +1167,9 @@ int FixCoulombFrictionExact::pack_reverse_comm(int n, int first, double *buf)
     else if (comm_mode == COMM_BODY_SUMS) {
       buf[m++] = body_sums[k][0];
       buf[m++] = body_sums[k][1];
-    } else
+    } else if (comm_mode == COMM_PROBE)    // (a ghost's copy starts at zero: all increments)
+      for (int c = 0; c < 6; c++) buf[m++] = total_next[k][c];
+    else
       for (int c = 0; c < 6; c++) buf[m++] = total[k][c] - received[k][c];
   }
   return m;
@@ -957,7 +1186,9 @@ void FixCoulombFrictionExact::unpack_reverse_comm(int n, int *list, double *buf)
     else if (comm_mode == COMM_BODY_SUMS) {
       body_sums[list[k]][0] += buf[m++];
       body_sums[list[k]][1] += buf[m++];
-    } else
+    } else if (comm_mode == COMM_PROBE)
+      for (int c = 0; c < 6; c++) total_next[list[k]][c] += buf[m++];
+    else
       for (int c = 0; c < 6; c++) total[list[k]][c] += buf[m++];
   }
 }

@@ -104,6 +104,10 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<ge::Vec3> y;           // APGD: the point the totals are at
     std::vector<double> inv_row;       // APGD: 1/R_c, the contact's preconditioned step
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
+    // Newton (solve_newton): the contact's face and its conjugate-gradient vectors: the step x,
+    // the residual r, the direction p and q (D p on the face, then the preconditioned r)
+    std::vector<ge::CoulombFace> face;
+    std::vector<ge::Vec3> cg_x, cg_r, cg_p, cg_q;
     std::vector<char> stick;
     std::vector<char> counted;         // run setup: the last step counted this kick's dissipation
     std::vector<CoulombFrictionTally *> tally;    // who is told the friction (may be nullptr)
@@ -122,7 +126,7 @@ class FixCoulombFrictionExact : public Fix {
   int nmax;
   double **total;         // per atom (owned and ghost): force 0..2, torque 3..5
   double **total_next;    // APGD: the totals of the next point y, made while the contacts read
-                          // those of this one
+                          // those of this one; Newton: those of the directions p alone
   double **received;      // per ghost atom: its totals as last forwarded; the sweeps' increments
                           // to it are total - received
   double wall_side[6];    // the totals a wall contact writes its (unused) partner's share to
@@ -134,7 +138,7 @@ class FixCoulombFrictionExact : public Fix {
   bool owners_known;      // since the ghosts were last made
   bool local_ghost_totals;    // a contact of this process acts on a ghost's totals this step
   bool ghost_totals;      // some contact (on any process) acts on a ghost's totals this step
-  enum { COMM_TOTALS = 0, COMM_HOLDERS = 1, COMM_OWNERS = 2, COMM_BODY_SUMS = 3 };
+  enum { COMM_TOTALS = 0, COMM_HOLDERS = 1, COMM_OWNERS = 2, COMM_BODY_SUMS = 3, COMM_PROBE = 4 };
   int comm_mode;
 
   int translating_bits;    // groups of time-integration fixes
@@ -168,6 +172,14 @@ class FixCoulombFrictionExact : public Fix {
   double solve();
   double solve_gauss_seidel();
   double solve_apgd();
+  int apgd_iterations(int most, double &res_all);
+  double solve_newton();
+  int newton_step(int most);
+  void take_newton_step(double &largest_change);
+  void release_sliding();
+  double apply_face_operator(double beta);
+  double reduced_true_error();
+  double largest_scaled_residual();
   void compute_row_bounds();
   void measure_residual();
   void count_short_solve();

@@ -316,8 +316,10 @@ GE_INLINE void law_contact_step(const ge::ContactLaw &law, std::uint64_t c, std:
 
 // Coulomb: two free spheres in contact, pressed and sheared; one step is the contact's set-up
 // from the bodies, the warm start from the stored force and `sweeps` projected Gauss-Seidel
-// updates on the pair's own totals (the contact alone: the exact stick or slip force).
-constexpr int COULOMB_OUTPUTS = 5;
+// updates on the pair's own totals (the contact alone: the exact stick or slip force); outputs:
+// the force, the step's dissipation, the last change, and the force a Newton step on the face
+// would give (5-7).
+constexpr int COULOMB_OUTPUTS = 8;
 GE_INLINE void coulomb_contact_step(std::uint64_t c, std::uint64_t k, int sweeps, double *stored,
                                     double *out)
 {
@@ -356,6 +358,18 @@ GE_INLINE void coulomb_contact_step(std::uint64_t c, std::uint64_t k, int sweeps
   ge::store(f, out);
   out[3] = ge::coulomb_step_dissipation(con, f, rate, kDt);
   out[4] = change2;
+  // the Newton kernels (solver newton) on the contact's face, from its left rate: one
+  // preconditioned step along the face and the force it leads to (not kept in the state)
+  const ge::CoulombFace face = ge::coulomb_face(con, cp, f, rate);
+  const Vec3 r = ge::coulomb_onto_face(face, -1.0 * rate);
+  const Vec3 p = ge::coulomb_face_precondition(face, r);
+  double change_i[6] = {0, 0, 0, 0, 0, 0}, change_j[6] = {0, 0, 0, 0, 0, 0};
+  ge::coulomb_add_pair(con, change_i, change_j, p);
+  const Vec3 d_p = ge::coulomb_rate_change(con, cp, change_i, change_j);
+  const Vec3 q = ge::coulomb_face_operator(face, d_p, p);
+  const double pq = ge::dot(p, q);
+  const Vec3 step = pq > 0.0 ? (ge::dot(r, p) / pq) * p : Vec3{0, 0, 0};
+  ge::store(ge::coulomb_newton_force(con, face, f, step), out + 5);
 }
 
 }    // namespace ge_device

@@ -539,8 +539,8 @@ GE_INLINE double coulomb_apgd_momentum(double theta, double next_theta)
 // D delta), is
 //     e . (D delta) + (|s| / (mu F_n)) (e . delta) = -e . s,
 // the curvature term |s|/(mu F_n) being the derivative of the projection onto the disk on its
-// rim. With the stuck contacts' D delta = -s, the Newton step solves a symmetric positive
-// definite system (D restricted to the face plus the curvatures), by conjugate gradients over the
+// rim. With the stuck contacts' D delta = -s, the Newton step solves a symmetric positive semi-
+// definite system (D restricted to the face plus the curvatures) by conjugate gradients over the
 // contacts: each iteration one product with D, made as the solvers make their totals.
 
 // One contact's part of the face: its free direction on the rim (sliding) and curvature term.

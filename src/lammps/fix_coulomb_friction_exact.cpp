@@ -584,8 +584,11 @@ namespace {
 // APGD iterations before (and between) Newton steps: what the face took to settle on the beds
 // measured (bench/README.md, "The Newton solver")
 constexpr int kApgdBeforeNewton = 100;
-// the most CG iterations of a Newton step per APGD iteration of the phase before it
-constexpr int kCgPerApgd = 10;
+// the most CG iterations of a Newton step per APGD iteration of the phase before it: a step on a
+// face that is still wrong costs at most 4 phases (measured on the 72-layer beds, 8 steps each:
+// 541 and 1,142 iterations per step at rest and moving, against 555 and 1,391 with 10, 608 and
+// 1,330 with 2)
+constexpr int kCgPerApgd = 4;
 // APGD iterations after a Newton step
 constexpr int kApgdAfterNewton = 25;
 // a Newton step's CG stops where the contacts' largest left rate is this share of its start

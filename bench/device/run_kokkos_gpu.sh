@@ -6,6 +6,9 @@
 # Usage: bench/device/run_kokkos_gpu.sh DIR [steps of the large benchmark (default 300)]
 #   KOKKOS_SETUP (environment): what follows `-k on`, default "g 1" ("t 1" tries the script on a
 #   host-only KOKKOS build)
+#   PARTS (environment): which of the parts below to run, default "check bench large". On an
+#   H100 the check took about 3 minutes and the bench about 3 (one device session has 15 minutes,
+#   the machine's start included): run the large benchmark in a call of its own.
 #
 # 1. Every law family of unittest/decks/kokkos_families.txt on the sheared packing, as
 #    unittest/test_deck_kokkos.cpp runs them: one process with the host style, one with /kk on the
@@ -40,9 +43,10 @@ run \${nsteps}
 run 0 post no
 include $decks/in.write_state
 DECK
-echo "== /kk on the GPU against the host style (sheared packing, newton off)"
+parts=${PARTS:-check bench large}
 different=0
-while read -r line; do
+[[ " $parts " == *" check "* ]] && echo "== /kk on the GPU against the host style (sheared packing, newton off)"
+[[ " $parts " == *" check "* ]] && while read -r line; do
   [[ "$line" =~ ^[[:space:]]*(#|$) ]] && continue
   IFS='|' read -r name store contact vars <<< "$line"
   name=$(echo "$name" | xargs) store=$(echo "$store" | xargs) contact=$(echo "$contact" | xargs)
@@ -57,17 +61,21 @@ while read -r line; do
         { echo "  $name $n steps $how: lmp failed:"; tail -5 "$work/log.$name.$n.$how"; }
     done
     grep -q "pair granular/exact/kk" "$work/log.$name.$n.gpu" ||
-      echo "  $name: the GPU run did not use granular/exact/kk"
+      { echo "  $name: the GPU run did not use granular/exact/kk"; different=$((different + 1)); }
     result=$(cd "$work" && "$dir/compare_packing_states" "$name.$n.host" "$name.$n.gpu" "$tol")
     [ $? -eq 0 ] || different=$((different + 1))
     echo "  $n steps: $result"
   done
 done < "$decks/kokkos_families.txt"
-echo "families DIFFERENT: $different"
+[[ " $parts " == *" check "* ]] && echo "families DIFFERENT: $different"
 
-echo "== benchmark, the bench deck (host styles on one core, /kk on the GPU)"
-bash "$root/bench/run_kokkos.sh" "$dir" 300 3 "$setup"
-echo "== benchmark, 16 times wider, /kk on the GPU ($big_steps steps)"
-BENCH_SCALE=4 BENCH_HOST=0 bash "$root/bench/run_kokkos.sh" "$dir" "$big_steps" 3 "$setup"
+if [[ " $parts " == *" bench "* ]]; then
+  echo "== benchmark, the bench deck (host styles on one core, /kk on the GPU)"
+  bash "$root/bench/run_kokkos.sh" "$dir" 300 3 "$setup"
+fi
+if [[ " $parts " == *" large "* ]]; then
+  echo "== benchmark, 16 times wider, /kk on the GPU ($big_steps steps)"
+  BENCH_SCALE=4 BENCH_HOST=0 bash "$root/bench/run_kokkos.sh" "$dir" "$big_steps" 3 "$setup"
+fi
 rm -rf "$work"
 exit "$different"

@@ -294,6 +294,22 @@ comm_modify vel yes
       {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\nfix i all nve/sphere\nrun 0",
        "'tangential coulomb' needs 'newton on'"}};
   deck::expect_rejected("newton off" + atoms, newton_off);
+
+  // legal but likely a mistake: a Newton budget that never reaches a Newton step warns, with
+  // the numbers; one that does, does not
+  for (const char *sweeps : {"20", "101"}) {
+    const std::string log = std::string("newton_budget_") + sweeps + ".log";
+    {
+      deck::Lammps lmp(log);
+      lmp.command(atoms + "pair_style granular/exact\npair_coeff * * hooke 1000 tangential "
+                          "coulomb 0.5 solver newton sweeps " + sweeps +
+                  "\nfix i all nve/sphere\nrun 0");
+    }
+    const bool warned = deck::read_text(log).find(
+                            "solver newton' with sweeps 20: its first 100 iterations are APGD") !=
+        std::string::npos;
+    EXPECT_EQ(warned, std::string(sweeps) == "20") << log;
+  }
 }
 
 namespace {

@@ -543,6 +543,11 @@ GE_INLINE double coulomb_apgd_momentum(double theta, double next_theta)
 // definite system (D restricted to the face plus the curvatures) by conjugate gradients over the
 // contacts: each iteration one product with D, made as the solvers make their totals.
 
+// The APGD iterations solver newton takes before its first Newton step: what the face took to
+// settle on the beds measured (bench/README.md, "The Newton solver"); a budget of at most this
+// many is APGD alone.
+constexpr int kCoulombNewtonFirstApgd = 100;
+
 // One contact's part of the face: its free direction on the rim (sliding) and curvature term.
 struct CoulombFace {
   Vec3 along{0, 0, 0};    // e = n x F/|F| of a sliding contact

@@ -581,9 +581,6 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 ------------------------------------------------------------------------- */
 
 namespace {
-// APGD iterations before (and between) Newton steps: what the face took to settle on the beds
-// measured (bench/README.md, "The Newton solver")
-constexpr int kApgdBeforeNewton = 100;
 // the most CG iterations of a Newton step per APGD iteration of the phase before it: a step on a
 // face that is still wrong costs at most 4 phases (measured on the 72-layer beds, 8 steps each:
 // 541 and 1,142 iterations per step at rest and moving, against 555 and 1,391 with 10, 608 and
@@ -600,7 +597,7 @@ double FixCoulombFrictionExact::solve_newton()
 {
   compute_row_bounds();
   double res_all = 0.0;
-  int used = 0, phase = kApgdBeforeNewton;
+  int used = 0, phase = ge::kCoulombNewtonFirstApgd;    // (doubled where a step misses)
   while (used < settings.sweeps) {
     const int apgd = apgd_iterations(std::min(phase, settings.sweeps - used), res_all);
     used += apgd;

@@ -1059,6 +1059,14 @@ void PairGranularExact::check_coulomb_setup() const
     error->all(FLERR, "Pair granular/exact 'tangential coulomb' needs the pair computed on "
                       "every step (its normal forces and contacts feed the friction): remove "
                       "'pair_modify compute no'");
+  if (settings.solver == ge::CoulombSolver::Newton &&
+      settings.sweeps <= ge::kCoulombNewtonFirstApgd && comm->me == 0)
+    error->warning(FLERR,
+                   "Pair granular/exact 'tangential coulomb ... solver newton' with sweeps {}: "
+                   "its first {} iterations are APGD, so no Newton step is ever taken and the "
+                   "solve is 'solver apgd'. Newton steps pay where the solve runs to a tight "
+                   "tol: give sweeps > {} (e.g. sweeps 1000000 tol 1e-8)",
+                   settings.sweeps, ge::kCoulombNewtonFirstApgd, ge::kCoulombNewtonFirstApgd);
 }
 
 /* ----------------------------------------------------------------------

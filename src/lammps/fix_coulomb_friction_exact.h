@@ -5,9 +5,10 @@
    history holds every contact's friction state.
 
    In post_force (all other forces known; v, omega at the half step) it solves the friction
-   of every coulomb contact by projected Gauss-Seidel sweeps (notes: Coulomb sweeps), with
-   per-atom totals of force and torque forwarded to ghosts and ghost increments reversed in
-   every sweep. The contacts are handed in by their owners before that, in the same step: those
+   of every coulomb contact by projected Gauss-Seidel sweeps (notes: Coulomb sweeps), APGD
+   (notes: Coulomb solvers) or APGD then Newton steps (notes: Coulomb Newton), with per-atom
+   totals of force and torque forwarded to ghosts and ghost increments reversed in every sweep
+   or iteration. The contacts are handed in by their owners before that, in the same step: those
    of sphere pairs by the pair's force loop, those of walls by each wall fix's post_force (the
    walls come before this fix in the fix list). After the solve each owner is told the friction
    of its contacts (CoulombFrictionTally), for its own outputs.

@@ -236,6 +236,7 @@ void FixCoulombFrictionExact::Contacts::add_slot()
   y.emplace_back();
   inv_row.emplace_back();
   branch.emplace_back();
+  before.emplace_back();
   face.emplace_back();
   cg_x.emplace_back();
   cg_r.emplace_back();
@@ -249,7 +250,7 @@ void FixCoulombFrictionExact::Contacts::add_slot()
 double FixCoulombFrictionExact::Contacts::memory_usage() const
 {
   const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
-      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 7.0 * sizeof(ge::Vec3) +
+      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 8.0 * sizeof(ge::Vec3) +
       sizeof(ge::CoulombFace) +
       sizeof(double) + 2.0 +
       sizeof(CoulombFrictionTally *);
@@ -573,8 +574,10 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
    Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations find which contacts stick
    and which slide, then Newton steps on that face, each solved by diagonally preconditioned
    conjugate gradients, finish the step. A Newton step that does not at least halve the true
-   error (the face was not yet the solution's) sends the solve back to APGD, from the forces it
-   reached, for twice the previous phase. `sweeps` bounds the APGD and CG iterations together.
+   error (the face was not yet the solution's) sends the solve back to APGD for twice the
+   previous phase, from the forces it reached or, where it made them worse, from those before
+   it; after 3 such misses APGD alone finishes the solve. `sweeps` bounds the APGD and CG
+   iterations together.
    Every decision is taken on reduced values: all processes take the same path, and the motion is
    the same on any number of processes to what tol allows (CG's sums, taken in another order,
    stop it at a slightly different iterate).
@@ -582,12 +585,16 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 
 namespace {
 // the most CG iterations of a Newton step per APGD iteration of the phase before it: a step on a
-// face that is still wrong costs at most 4 phases (measured on the 72-layer beds, 8 steps each:
-// 541 and 1,142 iterations per step at rest and moving, against 555 and 1,391 with 10, 608 and
-// 1,330 with 2)
+// face that is still wrong costs at most 4 phases (measured on the 72-layer beds, 8 steps each,
+// before the limit of misses below: 541 and 1,142 iterations per step at rest and moving,
+// against 555 and 1,391 with 10, 608 and 1,330 with 2)
 constexpr int kCgPerApgd = 4;
 // APGD iterations after a Newton step
 constexpr int kApgdAfterNewton = 25;
+// missed Newton steps after which a solve goes on with APGD alone (the face is too hard to
+// find: on the 144-layer bed at rest, Newton steps without this limit took 7.6x APGD's
+// iterations)
+constexpr int kNewtonMisses = 3;
 // a Newton step's CG stops where the contacts' largest left rate is this share of its start
 // (inexact Newton: the next step corrects the rest, and a wrong face costs less)
 constexpr double kCgReduction = 0.01;
@@ -598,13 +605,17 @@ double FixCoulombFrictionExact::solve_newton()
   compute_row_bounds();
   double res_all = 0.0;
   int used = 0, phase = ge::kCoulombNewtonFirstApgd;    // (doubled where a step misses)
+  int misses = 0;
   while (used < settings.sweeps) {
-    const int apgd = apgd_iterations(std::min(phase, settings.sweeps - used), res_all);
+    // APGD: a phase, or (after kNewtonMisses missed steps) to the end
+    const int most = misses < kNewtonMisses ? phase : settings.sweeps - used;
+    const int apgd = apgd_iterations(std::min(most, settings.sweeps - used), res_all);
     used += apgd;
     double error = reduced_true_error();
-    if (error <= settings.tol || apgd < phase) break;
+    if (error <= settings.tol || apgd < most || misses >= kNewtonMisses) break;
     bool improved = true;
     while (used < settings.sweeps && improved) {
+      for (int k = 0; k < ncontacts; k++) contacts.before[k] = contacts.force[k];
       used += newton_step(std::min(kCgPerApgd * phase, settings.sweeps - used));
       // the whole step, then a few APGD iterations that settle the contacts whose face it
       // changed (a stuck force clipped onto its rim, a sliding one released)
@@ -619,10 +630,20 @@ double FixCoulombFrictionExact::solve_newton()
       }
       improved = after <= 0.5 * error;
       if (!improved) {
-        // the face was not yet the solution's: a longer APGD phase from here to find it (the
-        // forces stay: with the APGD iterations after it, a step that missed has still settled
-        // most contacts, measured)
+        // the face was not yet the solution's: a longer APGD phase to find it, from the forces
+        // the step reached where they are no worse than before it (with the APGD iterations
+        // after it, a step that missed has still settled most contacts: measured on the moving
+        // 72-layer bed), else from those before it
+        misses++;
         phase *= 2;
+        if (after > error) {
+          for (int k = 0; k < ncontacts; k++) {
+            add(k, contacts.before[k] - contacts.force[k]);
+            contacts.force[k] = contacts.before[k];
+          }
+          exchange_totals();
+          measure_residual();
+        }
         break;
       }
       error = after;

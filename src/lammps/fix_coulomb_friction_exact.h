@@ -105,8 +105,10 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<ge::Vec3> y;           // APGD: the point the totals are at
     std::vector<double> inv_row;       // APGD: 1/R_c, the contact's preconditioned step
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
-    // Newton (solve_newton): the contact's face and its conjugate-gradient vectors: the step x,
-    // the residual r, the direction p and q (D p on the face, then the preconditioned r)
+    // Newton (solve_newton): the force before the step, the contact's face and its
+    // conjugate-gradient vectors: the step x, the residual r, the direction p and q (D p on the
+    // face, then the preconditioned r)
+    std::vector<ge::Vec3> before;
     std::vector<ge::CoulombFace> face;
     std::vector<ge::Vec3> cg_x, cg_r, cg_p, cg_q;
     std::vector<char> stick;

@@ -93,6 +93,14 @@ inline std::string read_text(const std::string &path)
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// the number after the last `marker` in a log (NaN if absent)
+inline double value_after(const std::string &log, const std::string &marker)
+{
+  const auto at = log.rfind(marker);
+  if (at == std::string::npos) return NAN;
+  return std::strtod(log.c_str() + at + marker.size(), nullptr);
+}
+
 inline std::string source_path(const std::string &relative)
 {
   return std::string(GE_SOURCE_DIR) + "/" + relative;

@@ -15,28 +15,41 @@
 
 namespace deck {
 
+// The rows of the last snapshot of a dump file, each a row of numbers: the lines after the
+// snapshot's `header` (e.g. "ITEM: ATOMS"), up to the next "ITEM: TIMESTEP".
+inline std::vector<std::vector<double>> last_snapshot_rows(const std::string &path,
+                                                           const std::string &header)
+{
+  std::vector<std::vector<double>> rows;
+  std::ifstream in(path);
+  std::string line;
+  bool in_rows = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("ITEM: TIMESTEP", 0) == 0) {
+      rows.clear();
+      in_rows = false;
+    } else if (line.rfind(header, 0) == 0) {
+      in_rows = true;
+    } else if (in_rows) {
+      std::istringstream ss(line);
+      std::vector<double> v;
+      double x;
+      while (ss >> x) v.push_back(x);
+      rows.push_back(v);
+    }
+  }
+  return rows;
+}
+
 // Rows of a `dump custom` (last snapshot), keyed by the first column (atom id).
 inline std::map<long, std::vector<double>> read_atom_dump(const std::string &path)
 {
   std::map<long, std::vector<double>> rows;
-  std::ifstream in(path);
-  std::string line;
-  bool in_atoms = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("ITEM: TIMESTEP", 0) == 0) {
-      rows.clear();
-      in_atoms = false;
-    } else if (line.rfind("ITEM: ATOMS", 0) == 0) {
-      in_atoms = true;
-    } else if (in_atoms) {
-      std::istringstream ss(line);
-      long id;
-      ss >> id;
-      std::vector<double> v;
-      double x;
-      while (ss >> x) v.push_back(x);
-      rows[id] = v;
-    }
+  for (std::vector<double> &v : last_snapshot_rows(path, "ITEM: ATOMS")) {
+    if (v.empty()) continue;
+    const long id = std::lround(v[0]);
+    v.erase(v.begin());
+    rows[id] = v;
   }
   return rows;
 }
@@ -48,29 +61,15 @@ inline std::map<std::pair<long, long>, std::vector<double>>
 read_pair_dump(const std::string &path, const std::vector<int> &odd)
 {
   std::map<std::pair<long, long>, std::vector<double>> rows;
-  std::ifstream in(path);
-  std::string line;
-  bool in_entries = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("ITEM: TIMESTEP", 0) == 0) {
-      rows.clear();
-      in_entries = false;
-    } else if (line.rfind("ITEM: ENTRIES", 0) == 0) {
-      in_entries = true;
-    } else if (in_entries) {
-      std::istringstream ss(line);
-      double a, b;
-      ss >> a >> b;
-      std::vector<double> v;
-      double x;
-      while (ss >> x) v.push_back(x);
-      long i = std::lround(a), j = std::lround(b);
-      if (i > j) {
-        std::swap(i, j);
-        for (int k : odd) v[k] = -v[k];
-      }
-      rows[{i, j}] = v;
+  for (std::vector<double> &v : last_snapshot_rows(path, "ITEM: ENTRIES")) {
+    if (v.size() < 2) continue;
+    long i = std::lround(v[0]), j = std::lround(v[1]);
+    v.erase(v.begin(), v.begin() + 2);
+    if (i > j) {
+      std::swap(i, j);
+      for (int k : odd) v[k] = -v[k];
     }
+    rows[{i, j}] = v;
   }
   return rows;
 }

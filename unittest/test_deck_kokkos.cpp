@@ -171,14 +171,6 @@ std::string run_deck(const std::string &name, const std::string &text, const std
   return deck::read_text(name + ".log");
 }
 
-// the number after `marker` in a log (NaN if absent)
-double value_after(const std::string &log, const std::string &marker)
-{
-  const auto at = log.rfind(marker);
-  if (at == std::string::npos) return NAN;
-  return std::strtod(log.c_str() + at + marker.size(), nullptr);
-}
-
 }    // namespace
 
 // The plugin registers the /kk styles, and `-sf kk` picks them.
@@ -417,7 +409,7 @@ TEST(DeckKokkos, RigidRotationRestoresTheStress)
           deck::source_path("examples/rigid_rotation/in.rotate") +
           "\nprint \"GE_ERR $(v_err:%.17g)\"\n",
       kKokkos1);
-  const double err = value_after(log, "GE_ERR ");
+  const double err = deck::value_after(log, "GE_ERR ");
   std::printf("  relative error of the counter-rotated stress under /kk: %.3e\n", err);
   EXPECT_LE(err, 1e-10);
 }
@@ -442,7 +434,7 @@ TEST(DeckKokkos, HeadOnCollisionMatchesSpringDashpot)
                               dt, "collision_pushing.txt") +
           "run " + std::to_string(nsteps) + "\nprint \"GE_E $(abs(vx[2]-vx[1]):%.17g)\"\n",
       kKokkos1);
-  const double e = value_after(log, "GE_E ") / v0;
+  const double e = deck::value_after(log, "GE_E ") / v0;
   const int steps_in_contact = deck::count_ones("collision_pushing.txt");
   const double duration = steps_in_contact * dt;
   std::printf("  /kk: restitution %.6f (analytic %.6f), contact duration %.6f (analytic %.6f)\n",
@@ -476,7 +468,7 @@ TEST(DeckKokkos, RigidClumpsCollideWithTheirBodyMass)
           "run 24000\nprint \"GE_SEPARATION $(vx[2]-vx[1]:%.17g)\"\n",
       kKokkos1);
   EXPECT_NE(log.find("(1) pair granular/exact/kk"), std::string::npos);
-  const double separation = value_after(log, "GE_SEPARATION ");
+  const double separation = deck::value_after(log, "GE_SEPARATION ");
   std::printf("  /kk: the dumbbells part at %.6f m/s (0.9 expected)\n", separation);
   EXPECT_NEAR(separation, 0.9, 1e-4);
 }

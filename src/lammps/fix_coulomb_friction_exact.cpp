@@ -656,16 +656,22 @@ double FixCoulombFrictionExact::solve_newton()
   return res_all;
 }
 
+// (m_t |r| / mu F_n)^2 of contact k's CG residual r: the rate it leaves, as a share of what its
+// friction can hold (0 for a contact without friction; squared: no root)
+double FixCoulombFrictionExact::scaled_residual2(int k) const
+{
+  const double cap = contacts.c[k].cap, m_r = contacts.coupling[k].mass;
+  if (!(cap > 0.0)) return 0.0;
+  return m_r * m_r * ge::dot(contacts.cg_r[k], contacts.cg_r[k]) / (cap * cap);
+}
+
 // the contacts' largest m_t |r| / mu F_n of the CG residuals r (all processes)
 double FixCoulombFrictionExact::largest_scaled_residual()
 {
   double largest = 0.0, all = 0.0;
-  for (int k = 0; k < ncontacts; k++)
-    if (contacts.c[k].cap > 0.0)
-      largest = std::fmax(largest, contacts.coupling[k].mass * ge::norm(contacts.cg_r[k]) /
-                                       contacts.c[k].cap);
+  for (int k = 0; k < ncontacts; k++) largest = std::fmax(largest, scaled_residual2(k));
   MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
-  return all;
+  return std::sqrt(all);
 }
 
 // the true error of the forces on all processes (collective; measure_residual())
@@ -710,11 +716,7 @@ int FixCoulombFrictionExact::newton_step(int most)
       contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_q[k];
       contacts.cg_q[k] = ge::coulomb_face_precondition(contacts.face[k], contacts.cg_r[k]);
       sums[0] += ge::dot(contacts.cg_r[k], contacts.cg_q[k]);
-      // ((m_t |r| / mu F_n)^2: no root)
-      const double cap = contacts.c[k].cap, m_r = contacts.coupling[k].mass;
-      if (cap > 0.0)
-        sums[1] = std::fmax(sums[1],
-                            m_r * m_r * ge::dot(contacts.cg_r[k], contacts.cg_r[k]) / (cap * cap));
+      sums[1] = std::fmax(sums[1], scaled_residual2(k));
     }
     MPI_Allreduce(&sums[0], &all[0], 1, MPI_DOUBLE, MPI_SUM, world);
     MPI_Allreduce(&sums[1], &all[1], 1, MPI_DOUBLE, MPI_MAX, world);
@@ -834,9 +836,7 @@ void FixCoulombFrictionExact::compute_row_bounds()
 // that a slow solve is not checked (APGD: restarted) at every iteration
 bool FixCoulombFrictionExact::true_error_below_tol(double &change_tol)
 {
-  measure_residual();
-  double all = 0.0;
-  MPI_Allreduce(&natural_residual, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  const double all = reduced_true_error();
   if (all <= settings.tol) return true;
   change_tol *= std::fmax(settings.tol / all, 1e-3);
   return false;

@@ -183,6 +183,7 @@ class FixCoulombFrictionExact : public Fix {
   double apply_face_operator(double beta);
   double reduced_true_error();
   double largest_scaled_residual();
+  double scaled_residual2(int k) const;
   void compute_row_bounds();
   void measure_residual();
   void count_short_solve();

@@ -6,6 +6,7 @@
 # Usage: bench/run_coulomb_size.sh [build dir (default build)] [tol (default 1e-8)]
 #        [steps (default 8)] [bed heights (default 9.1 18.1 36.1 72.1)]
 #   SOLVERS (environment): the solvers compared, default "gs apgd newton"
+#   WARMS (environment): their starts compared (`warm`), default "extrapolate"
 # The settled beds are kept in $GE_BED_CACHE (default ~/.cache/granular-exact/coulomb-beds) and
 # made again where missing (a few minutes each on one core).
 set -euo pipefail
@@ -24,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 
 loop_time() { awk '/^Loop time of/ {t=$4} END {print t}' "$1"; }
 echo "tol $tol, $nsteps steps per run, 1 process; time per step relative to classic on the same bed"
-printf "%-7s %-9s %-6s %-12s %-10s %-10s %-17s %s\n" height contacts solver iterations ms/step "vs classic" "natural residual" "stuck velocity (g dt)"
+printf "%-7s %-9s %-6s %-11s %-12s %-10s %-10s %-17s %s\n" height contacts solver warm iterations ms/step "vs classic" "natural residual" "stuck velocity (g dt)"
 for H in "${heights[@]}"; do
   if [ ! -f "$cache/bed_$H.restart" ]; then
     echo "  settling the bed of height $H ..." >&2
@@ -34,12 +35,16 @@ for H in "${heights[@]}"; do
      -var H "$H" -var law classic -var nsteps 200)
   classic=$(echo "$(loop_time "$work/classic.log") 200" | awk '{print $1/$2}')
   for solver in ${SOLVERS:-gs apgd newton}; do
-    log="$work/$solver.log"
-    (cd "$cache" && "$lmp" -nocite -screen none -log "$log" -in "$root/bench/in.coulomb_solve" \
-       -var H "$H" -var law coulomb -var solver "$solver" -var tol "$tol" -var nsteps "$nsteps")
-    t=$(echo "$(loop_time "$log") $nsteps" | awk '{print $1/$2}')
-    read -r contacts iterations residual velocity <<< "$(awk '/^BENCH contacts/ {print $3, $5, $8, $11}' "$log")"
-    printf "%-7s %-9s %-6s %-12s %-10.2f %-10.0f %-17s %s\n" "$H" "$contacts" "$solver" "$iterations" \
-      "$(echo "$t" | awk '{print 1000*$1}')" "$(echo "$t $classic" | awk '{print $1/$2}')" "$residual" "$velocity"
+    for warm in ${WARMS:-extrapolate}; do
+      log="$work/$solver.log"
+      (cd "$cache" && "$lmp" -nocite -screen none -log "$log" -in "$root/bench/in.coulomb_solve" \
+         -var H "$H" -var law coulomb -var solver "$solver" -var tol "$tol" -var nsteps "$nsteps" \
+         -var warm "$warm")
+      t=$(echo "$(loop_time "$log") $nsteps" | awk '{print $1/$2}')
+      read -r contacts iterations residual velocity <<< "$(awk '/^BENCH contacts/ {print $3, $5, $8, $11}' "$log")"
+      printf "%-7s %-9s %-6s %-11s %-12s %-10.2f %-10.0f %-17s %s\n" "$H" "$contacts" "$solver" "$warm" \
+        "$iterations" "$(echo "$t" | awk '{print 1000*$1}')" "$(echo "$t $classic" | awk '{print $1/$2}')" \
+        "$residual" "$velocity"
+    done
   done
 done

@@ -94,23 +94,25 @@ TEST(DeckRestartFormat, OtherFormatsAndLayoutsStopWithAnError)
   EXPECT_THAT(error_reading("old.restart"),
               testing::HasSubstr("was written by a GRANULAR-EXACT from before restart format 2"));
 
-  write_file("format7.restart", with_int(layout, 7));
-  EXPECT_THAT(error_reading("format7.restart"),
-              testing::HasSubstr("has restart format 7; this version reads formats 2 to 6"));
+  write_file("format8.restart", with_int(layout, 8));
+  EXPECT_THAT(error_reading("format8.restart"),
+              testing::HasSubstr("has restart format 8; this version reads formats 2 to 7"));
 
   write_file("values12.restart", with_int(layout + 2 * sizeof(int), 12));
   EXPECT_THAT(error_reading("values12.restart"),
               testing::HasSubstr("per-contact layout (format, history store, values per contact, "
                                  "catalogue state, Jaeger fixed part, doubles per vertex, law "
-                                 "fields) = (6, 0, 12,"));
+                                 "fields) = (7, 0, 12,"));
 
   write_file("fields.restart", with_int(layout + 6 * sizeof(int), 7));
   EXPECT_THAT(error_reading("fields.restart"),
-              testing::HasSubstr("is not this build's (6, 0, 11,"));
+              testing::HasSubstr("is not this build's (7, 0, 11,"));
 }
 
-// A file of an older restart format, made from one of this build's format (6) by taking out
-// what the later formats added: format 5 lacks the work settings after the cutoff ('work yes',
+// A file of an older restart format, made from one of this build's format (7) by taking out
+// what the later formats added: format 6 differs only in its number where no law is `tangential
+// coulomb` (its contacts kept 3 values fewer: DeckCoulomb.Format6RestartFileContinuesAsThatVersionDid
+// reads such a file), format 5 lacks the work settings after the cutoff ('work yes',
 // 0 in `valid`, and the steps whose work was not tracked), format 4 also the solver of
 // `tangential coulomb` (the last law field), format 3 also the surface energy of jkr and dmt
 // (the field before), format 2 also the Yade moments' dashpots (the two fields before) and the
@@ -121,8 +123,13 @@ static std::vector<char> older_format(const std::vector<char> &valid, int format
   EXPECT_NE(at, std::string::npos);
   int n = 0;
   std::memcpy(&n, valid.data() + at + sizeof(double), sizeof(int));
-  EXPECT_EQ(n, 8) << "format 6 layout: 8 values";
+  EXPECT_EQ(n, 8) << "format 7 layout: 8 values";
   const size_t layout = at + sizeof(double) + sizeof(int);
+  if (format == 6) {
+    std::vector<char> old = valid;
+    std::memcpy(old.data() + layout, &format, sizeof(int));
+    return old;
+  }
   int nfields = 0;
   std::memcpy(&nfields, valid.data() + layout + 6 * sizeof(int), sizeof(int));
   // the pair data: [mark][n][layout: n ints][cutoff][work: 3 doubles][setflag][fields] (one
@@ -154,26 +161,27 @@ static std::vector<char> older_format(const std::vector<char> &valid, int format
   return old;
 }
 
-// Files of restart formats 2 to 5 are still read: the two spheres continue from them exactly as
-// from the format 6 file of the same run (the fields the older files lack are 0 there: no
+// Files of restart formats 2 to 6 are still read: the two spheres continue from them exactly as
+// from the format 7 file of the same run (the fields the older files lack are 0 there: no
 // dashpots on the Yade moments, no adhesion, the Gauss-Seidel solver, work tracked as the
 // outputs ask).
-TEST(DeckRestartFormat, Format2To5FilesAreStillRead)
+TEST(DeckRestartFormat, Format2To6FilesAreStillRead)
 {
   // two spheres pressed together and sheared: a contact with a tangential history
-  write_two_spheres("valid6.restart",
+  write_two_spheres("valid7.restart",
                     "velocity all set 0 0 0\nset atom 1 vz 0.05 vx 0.02\nset atom 2 vz -0.05",
                     "1e-7", 20);
-  const std::vector<char> valid = read_file("valid6.restart");
+  const std::vector<char> valid = read_file("valid7.restart");
   write_file("format2.restart", older_format(valid, 2));
   write_file("format3.restart", older_format(valid, 3));
   write_file("format4.restart", older_format(valid, 4));
   write_file("format5.restart", older_format(valid, 5));
+  write_file("format6.restart", older_format(valid, 6));
 
-  std::vector<double> x[5];
-  const char *files[5] = {"valid6.restart", "format2.restart", "format3.restart",
-                          "format4.restart", "format5.restart"};
-  for (int k = 0; k < 5; k++) {
+  std::vector<double> x[6];
+  const char *files[6] = {"valid7.restart",  "format2.restart", "format3.restart",
+                          "format4.restart", "format5.restart", "format6.restart"};
+  for (int k = 0; k < 6; k++) {
     deck::Lammps lmp;
     lmp.command(std::string("read_restart ") + files[k] +
                 "\ncomm_modify vel yes\nfix integrate all nve/sphere\nrun 2");
@@ -186,6 +194,7 @@ TEST(DeckRestartFormat, Format2To5FilesAreStillRead)
   EXPECT_EQ(x[0], x[2]);
   EXPECT_EQ(x[0], x[3]);
   EXPECT_EQ(x[0], x[4]);
+  EXPECT_EQ(x[0], x[5]);
   double largest_force = 0.0;    // (the spheres still touch: the contact's history was used)
   for (size_t k = 1; k < x[0].size(); k += 2) largest_force = std::max(largest_force, std::fabs(x[0][k]));
   EXPECT_GT(largest_force, 0.0);

@@ -1521,6 +1521,48 @@ TEST(CoulombKernel, WarmStart)
   }
 }
 
+// The extrapolated start (notes: Coulomb warm start): a friction force that follows a load
+// linear in time, F(t) = A + B t, is found exactly one step ahead from its last two values; the
+// result is then a warm start (onto the turned plane, clipped to the cap). The change stored for
+// it is zero unless both forces are solutions and the older one is a force at all.
+TEST(CoulombKernel, ExtrapolatedStartFollowsALinearLoad)
+{
+  std::mt19937 rng(29);
+  for (int trial = 0; trial < 200; ++trial) {
+    const Vec3 n = random_unit(rng);
+    const Vec3 A = project_onto_plane(random_vec(rng, 1.0), n);
+    const Vec3 B = project_onto_plane(random_vec(rng, 0.01), n);
+    const Vec3 F_prev = A + B, F_now = A + 2.0 * B, F_next = A + 3.0 * B;
+    const Vec3 change = coulomb_force_change(F_now, F_prev, true);
+    const Vec3 start = coulomb_extrapolated_start(F_now, change, n, 10.0);
+    EXPECT_LE(norm(start - F_next), 1e-14 * norm(F_next)) << "trial " << trial;
+    // the previous force alone is a whole step of the load behind
+    EXPECT_NEAR(norm(coulomb_warm_start(F_now, n, 10.0) - F_next), norm(B), 1e-14);
+    // clipped to a cap below the extrapolated size, along it
+    const double cap = 0.5 * norm(F_next);
+    const Vec3 clipped = coulomb_extrapolated_start(F_now, change, n, cap);
+    EXPECT_NEAR(norm(clipped), cap, 1e-14 * cap);
+    EXPECT_LE(norm(cross(clipped, F_next)), 1e-13 * norm(clipped) * norm(F_next));
+    // onto a turned plane
+    const Vec3 n1 = rotate_by_vector(n, random_vec(rng, 0.05));
+    EXPECT_LE(std::fabs(dot(coulomb_extrapolated_start(F_now, change, n1, 10.0), n1)),
+              1e-14 * norm(F_next));
+  }
+  const Vec3 old_force{0.2, 0.1, 0.0}, new_force{0.25, 0.05, 0.0};
+  const Vec3 change = coulomb_force_change(new_force, old_force, true);
+  EXPECT_DOUBLE_EQ(change.x, 0.05);
+  EXPECT_DOUBLE_EQ(change.y, -0.05);
+  // an unconverged solve on either side, a new contact or one without friction: no change
+  EXPECT_TRUE(is_zero(coulomb_force_change(new_force, old_force, false)));
+  EXPECT_TRUE(is_zero(coulomb_force_change(new_force, kZero, true)));
+  // no change: the extrapolated start is the warm start
+  const Vec3 warm = coulomb_warm_start(new_force, kUp, 0.2);
+  const Vec3 same = coulomb_extrapolated_start(new_force, kZero, kUp, 0.2);
+  EXPECT_EQ(same.x, warm.x);
+  EXPECT_EQ(same.y, warm.y);
+  EXPECT_EQ(same.z, warm.z);
+}
+
 // ================================================================================================
 // 10. Many contacts: the tetrahedron of check (c2), solved with projected Gauss-Seidel sweeps
 //     (notes: Coulomb sweeps). At rest the line of action of the top force on each base sphere

@@ -14,6 +14,8 @@
 //           re-evaluating the cap without the step's movement would decide a contact sitting
 //           exactly at the limit by roundoff)
 //   [8, 11) the Yade relative rotation
+//   [11, 14) `tangential coulomb` only: the friction force's change over the last step
+//           (coulomb_force_change), for the next step's extrapolated start
 //
 // Header-only, no allocation, no virtual calls, no LAMMPS: callable from host and device code.
 #pragma once
@@ -35,7 +37,9 @@ enum CatalogueStateIndex : int {
   CS_NORMAL = 6,    // the normal model's state (normal_state_size: hls, jkr)
   CS_SLIDING = 7,
   CS_YADE = 8,
-  CATALOGUE_STATE_SIZE = 11
+  CATALOGUE_STATE_SIZE = 11,
+  CS_COULOMB_CHANGE = 11,
+  COULOMB_STATE_SIZE = 14    // a `tangential coulomb` contact's state
 };
 
 struct CatalogueLaw {

@@ -103,7 +103,8 @@ struct ContactResult {
 };
 
 // Per-contact state: the fixed part (its size by law: LINEAR_HISTORY_SIZE for the linear laws,
-// CATALOGUE_STATE_SIZE for the catalogue, JAEGER_STATE_SIZE + 1 for the Jaeger contact: its
+// CATALOGUE_STATE_SIZE for the catalogue (COULOMB_STATE_SIZE with `tangential coulomb`),
+// JAEGER_STATE_SIZE + 1 for the Jaeger contact: its
 // frame, force and sliding flag) and, for the Jaeger contact, a view onto its history
 // vertices. All zero = no stored state: a contact that exists at a run's setup (advance false)
 // is then recorded as pressed normally to its overlap (see each law's *_press / init), and one
@@ -114,7 +115,7 @@ constexpr int JAEGER_FIXED_SIZE = JAEGER_STATE_SIZE + 1;
 constexpr int LINEAR_MOMENT_STATE = LINEAR_HISTORY_SIZE;
 constexpr int JAEGER_MOMENT_STATE = JAEGER_FIXED_SIZE;
 constexpr int CONTACT_STATE_MAX = int(LINEAR_HISTORY_SIZE) + int(YADE_MOMENT_STATE_SIZE);
-static_assert(int(CATALOGUE_STATE_SIZE) <= CONTACT_STATE_MAX &&
+static_assert(int(COULOMB_STATE_SIZE) <= CONTACT_STATE_MAX &&
                   JAEGER_FIXED_SIZE + int(YADE_MOMENT_STATE_SIZE) <= CONTACT_STATE_MAX,
               "every law's fixed state fits CONTACT_STATE_MAX");
 
@@ -123,7 +124,8 @@ GE_INLINE int contact_state_size(const ContactLaw &law)
 {
   const int moments = has_moments(law) ? int(YADE_MOMENT_STATE_SIZE) : 0;
   if (law.tangential == LAW_JAEGER) return JAEGER_FIXED_SIZE + moments;
-  if (law.tangential == LAW_CATALOGUE) return CATALOGUE_STATE_SIZE;
+  if (law.tangential == LAW_CATALOGUE)
+    return is_coulomb(law) ? COULOMB_STATE_SIZE : CATALOGUE_STATE_SIZE;
   return int(LINEAR_HISTORY_SIZE) + moments;
 }
 

@@ -19,10 +19,13 @@
 
 namespace LAMMPS_NS {
 
-// The format of the restart files this build writes; it reads formats 2 to 5 too (see
+// The format of the restart files this build writes; it reads formats 2 to 6 too (see
 // pair_granular_exact.cpp, read_restart_settings()). Format 6 adds no law field: its settings
-// carry 'work yes' and the steps whose work was not tracked.
-constexpr int RESTART_FORMAT = 6;
+// carry 'work yes' and the steps whose work was not tracked. Format 7 adds none either: a
+// `tangential coulomb` contact keeps 3 more values (the last change of its friction force,
+// COULOMB_STATE_SIZE; older files are read with it zero), and its `warm` field may be 2
+// (extrapolate; 0 and 1 were no and yes).
+constexpr int RESTART_FORMAT = 7;
 
 // Every field of a law, in file order: f(member) for each (int, double, bool or enum), as the
 // restart format `format` has them (format 3 added the dashpots of the Yade moments, at the end;

@@ -29,7 +29,7 @@ const char *const ContactLawWords::GRAMMAR =
     "<eta_t>|et <e_t> <mu> [maw] | dd <mu> [<eta_t>] | lth <mu> <eta_t> | zzy <mu> <eta> | tti "
     "<mu> [eta <eta_t>] | walton_braun <kt0> <mu> | coulomb <mu> [solver gs|apgd|newton] [sweeps <K>] "
     "[tol <t>] [warm "
-    "yes|no] [kinematics geometric|none|material]; then (any law) [rolling yade kr <K_b> | "
+    "extrapolate|yes|no] [kinematics geometric|none|material]; then (any law) [rolling yade kr <K_b> | "
     "beta <beta> eta <eta_b> | cap none [damp <gamma_b>] [combined]] [twisting yade kr <K_tw> | "
     "beta <beta> eta <eta_tw> | cap none [damp <gamma_tw>]]";
 
@@ -611,7 +611,14 @@ void ContactLawWords::parse_coulomb_options(CoeffReader &in, ContactLaw &lw)
                 name);
     } else if (key == "warm") {
       in.need(1, "coulomb warm");
-      c.warm = in.yes_no("warm");
+      const std::string start = in.word();
+      if (start == "extrapolate") c.warm = ge::CoulombWarmStart::Extrapolated;
+      else if (start == "yes") c.warm = ge::CoulombWarmStart::Previous;
+      else if (start == "no") c.warm = ge::CoulombWarmStart::Zero;
+      else
+        in.fail("coulomb warm must be 'extrapolate' (the previous step's forces plus their last "
+                "change), 'yes' (the previous step's forces) or 'no' (zero), not '{}'",
+                start);
     } else if (key == "kinematics") {
       in.need(1, "coulomb kinematics");
       const std::string form = in.word();
@@ -622,7 +629,7 @@ void ContactLawWords::parse_coulomb_options(CoeffReader &in, ContactLaw &lw)
         in.fail("coulomb kinematics must be 'geometric', 'none' or 'material', not '{}'", form);
     } else {
       in.fail("unexpected argument '{}' after 'tangential coulomb <mu>' (options: solver gs|apgd|newton, "
-              "sweeps <K>, tol <t>, warm yes|no, kinematics geometric|none|material)",
+              "sweeps <K>, tol <t>, warm extrapolate|yes|no, kinematics geometric|none|material)",
               key);
     }
   }

@@ -30,7 +30,7 @@ using namespace FixConst;
 using ge::Vec3;
 
 namespace {
-constexpr int NVECTOR = 10;
+constexpr int NVECTOR = 11;
 // moment of inertia of a solid sphere, as fix nve/sphere integrates it: the tangential reduced
 // mass (Sakamaki et al. 3D eq. 24) must use the I the integrator moves the spheres with
 constexpr double SPHERE_INERTIA = 0.4;
@@ -62,6 +62,8 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   natural_residual = stuck_velocity_after = 0.0;
   sweeps_total = solves_total = 0.0;
   run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
+  reached_error = 0.0;
+  last_reached_tol = changes_solved = extrapolated_start = false;
 
   comm_forward = 6;
   comm_reverse = 6;
@@ -236,6 +238,7 @@ void FixCoulombFrictionExact::Contacts::add_slot()
   y.emplace_back();
   inv_row.emplace_back();
   branch.emplace_back();
+  extrapolated.emplace_back();
   before.emplace_back();
   face.emplace_back();
   cg_x.emplace_back();
@@ -250,7 +253,7 @@ void FixCoulombFrictionExact::Contacts::add_slot()
 double FixCoulombFrictionExact::Contacts::memory_usage() const
 {
   const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
-      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 8.0 * sizeof(ge::Vec3) +
+      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 9.0 * sizeof(ge::Vec3) +
       sizeof(ge::CoulombFace) +
       sizeof(double) + 2.0 +
       sizeof(CoulombFrictionTally *);
@@ -324,8 +327,19 @@ void FixCoulombFrictionExact::add_wall_contact(const WallContact &w, CoulombFric
   if (start_contact(k)) ncontacts++;
 }
 
+namespace {
+// the last step's change of a contact's friction force, after its tangential state
+double *last_change_of(double *tangential_state)
+{
+  return tangential_state + (ge::CS_COULOMB_CHANGE - ge::CS_TANGENTIAL);
+}
+}    // namespace
+
 /* ----------------------------------------------------------------------
-   a contact's start: the previous step's force projected and clipped (warm), or zero. False:
+   a contact's start (notes: Coulomb warm start): the previous step's force projected and clipped
+   (warm), or zero; with `warm extrapolate` (not at run setup, which continues the last step's
+   kick) also the extrapolated start, which solve() takes where it lowers the true error.
+   False:
    nothing to solve, because there is no normal force (a damped contact pulling apart) or
    neither body moves under forces; its friction is then zero.
 ------------------------------------------------------------------------- */
@@ -343,6 +357,7 @@ bool FixCoulombFrictionExact::start_contact(int k)
     state[ge::TS_CF_SLIDING] = 1.0;
     state[ge::TS_CF_SOLVED] = 1.0;
     state[ge::CS_SLIDING - ge::CS_TANGENTIAL] = 1.0;
+    ge::store(Vec3{0, 0, 0}, last_change_of(state));
     return false;
   }
   const int i = contacts.i[k], j = contacts.j[k];
@@ -350,9 +365,16 @@ bool FixCoulombFrictionExact::start_contact(int k)
   contacts.coupling[k] =
       ge::coulomb_coupling(c, inv_mass[i], inv_inertia[i], wall ? 0.0 : inv_mass[j],
                            wall ? 0.0 : inv_inertia[j], force->ftm2v);
-  const Vec3 stored = contacts.state_sign[k] * ge::vec3(state + ge::TS_CF_FORCE);
-  if (settings.warm) contacts.force[k] = ge::coulomb_warm_start(stored, c.normal, c.cap);
-  else contacts.force[k] = Vec3{0, 0, 0};
+  const double sign = contacts.state_sign[k];
+  const Vec3 stored = sign * ge::vec3(state + ge::TS_CF_FORCE);
+  Vec3 &force = contacts.force[k], &extrapolated = contacts.extrapolated[k];
+  if (settings.warm == ge::CoulombWarmStart::Zero) force = Vec3{0, 0, 0};
+  else force = ge::coulomb_warm_start(stored, c.normal, c.cap);
+  if (settings.warm == ge::CoulombWarmStart::Extrapolated && !setup_step)
+    extrapolated = ge::coulomb_extrapolated_start(stored, sign * ge::vec3(last_change_of(state)),
+                                                  c.normal, c.cap);
+  else
+    extrapolated = force;
   return true;
 }
 
@@ -425,35 +447,18 @@ void FixCoulombFrictionExact::exchange_totals()
 
 double FixCoulombFrictionExact::solve()
 {
-  const int nlocal = atom->nlocal;
-  double **f = atom->f, **torque = atom->torque;
-
-  for (int k = 0; k < nlocal; k++) {
-    for (int m = 0; m < 3; m++) total[k][m] = f[k][m];
-    for (int m = 0; m < 3; m++) total[k][3 + m] = torque[k][m];
-  }
-  for (double &w : wall_side) w = 0.0;
   // where no contact acts on a ghost's totals (in serial: never, periodic images act on their
   // owners), the ghosts' totals are neither needed nor changed: no communication, and every
   // contact takes its full change
   int on_ghosts = local_ghost_totals ? 1 : 0, all_on_ghosts = 0;
   MPI_Allreduce(&on_ghosts, &all_on_ghosts, 1, MPI_INT, MPI_MAX, world);
   ghost_totals = all_on_ghosts != 0;
-  if (ghost_totals) {
-    comm->forward_comm(this);
-    count_holders();
-  }
+  if (ghost_totals) count_holders();
+  for (int k = 0; k < ncontacts; k++) contacts.relax[k] = ghost_totals ? relaxation(k) : 1.0;
+  start_totals();
+  extrapolated_start = false;
+  if (settings.warm == ge::CoulombWarmStart::Extrapolated && !setup_step) take_the_better_start();
   if (!export_file.empty() && !setup_step) export_problem();
-  bool started = false;    // the sweeps start from the stored (warm or kept) forces
-  for (int k = 0; k < ncontacts; k++) {
-    contacts.relax[k] = ghost_totals ? relaxation(k) : 1.0;
-    if (ge::is_zero(contacts.force[k])) continue;
-    add(k, contacts.force[k]);
-    started = true;
-  }
-  int any_started = started ? 1 : 0, all_started = 0;
-  MPI_Allreduce(&any_started, &all_started, 1, MPI_INT, MPI_MAX, world);
-  if (all_started) exchange_totals();
 
   double res_all = 0.0;
   switch (settings.solver) {
@@ -467,6 +472,59 @@ double FixCoulombFrictionExact::solve()
   }
   measure_residual();
   return res_all;
+}
+
+// the totals of every force but the friction (an owned atom's: what the other styles left in f
+// and torque; a ghost's: its owner's, forwarded), then the start forces added
+void FixCoulombFrictionExact::start_totals()
+{
+  const double *const *f = atom->f, *const *torque = atom->torque;
+  for (int k = 0; k < atom->nlocal; k++) {
+    for (int m = 0; m < 3; m++) total[k][m] = f[k][m];
+    for (int m = 0; m < 3; m++) total[k][3 + m] = torque[k][m];
+  }
+  for (double &w : wall_side) w = 0.0;
+  if (ghost_totals) comm->forward_comm(this);
+  bool started = false;    // the sweeps start from the stored (warm or kept) forces
+  for (int k = 0; k < ncontacts; k++) {
+    if (ge::is_zero(contacts.force[k])) continue;
+    add(k, contacts.force[k]);
+    started = true;
+  }
+  int any_started = started ? 1 : 0, all_started = 0;
+  MPI_Allreduce(&any_started, &all_started, 1, MPI_INT, MPI_MAX, world);
+  if (all_started) exchange_totals();
+}
+
+namespace {
+// `warm extrapolate` is tried only where the previous step's forces leave a true error above this
+// many times tol: below it the last change is mostly the solves' own error, not the loads' (on a
+// heap at rest, extrapolating it kept the true error at tol, and Gauss-Seidel at its budget,
+// where the previous forces are a fixed point)
+constexpr double kExtrapolateAbove = 100.0;
+}    // namespace
+
+// `warm extrapolate`: the extrapolated start where the previous step's forces are far from
+// solving this step and it is closer (notes: Coulomb warm start). Two passes for the true errors
+// and one or two that make the totals anew (so that they are those of the forces as a solve
+// from scratch makes them), skipped where no contact has an extrapolated start of its own.
+void FixCoulombFrictionExact::take_the_better_start()
+{
+  int differs = 0, any_differs = 0;
+  for (int k = 0; k < ncontacts && !differs; k++)
+    differs = !ge::is_zero(contacts.extrapolated[k] - contacts.force[k]);
+  MPI_Allreduce(&differs, &any_differs, 1, MPI_INT, MPI_MAX, world);
+  if (!any_differs) return;
+  const double previous_error = reduced_true_error();
+  if (previous_error <= kExtrapolateAbove * settings.tol) return;
+  std::swap(contacts.force, contacts.extrapolated);
+  start_totals();
+  if (reduced_true_error() < previous_error) {
+    extrapolated_start = true;
+    return;
+  }
+  std::swap(contacts.force, contacts.extrapolated);
+  start_totals();
 }
 
 // projected Gauss-Seidel sweeps until the largest change and the true error are below tol (or
@@ -1015,7 +1073,11 @@ void FixCoulombFrictionExact::store_result(int k)
 {
   double *state = contacts.state[k];
   const bool stick = contacts.stick[k] != 0;
-  ge::store(contacts.state_sign[k] * contacts.force[k], state + ge::TS_CF_FORCE);
+  const Vec3 stored = contacts.state_sign[k] * contacts.force[k];
+  if (!setup_step)
+    ge::store(ge::coulomb_force_change(stored, ge::vec3(state + ge::TS_CF_FORCE), changes_solved),
+              last_change_of(state));
+  ge::store(stored, state + ge::TS_CF_FORCE);
   state[ge::TS_CF_SLIDING] = stick ? 0.0 : 1.0;
   state[ge::TS_CF_SOLVED] = 1.0;
   state[ge::CS_SLIDING - ge::CS_TANGENTIAL] = stick ? 0.0 : 1.0;
@@ -1056,23 +1118,34 @@ void FixCoulombFrictionExact::solve_step(int vflag)
                id);
   begun = false;
   residual = solve();
-  count_short_solve();
+  const bool reached = reached_tol();
+  // (run setup's solve continues the last step's kick: the change of that step is kept)
+  changes_solved = !setup_step && reached && last_reached_tol;
+  last_reached_tol = reached;
+  count_short_solve(reached);
   finish(vflag);
 }
 
-// a step whose solve the budget stopped with the true error above tol (sweeps_used is the same
-// on every process; the true error is reduced to decide, and kept; the stuck velocity is this
-// process's, which post_run reduces)
-void FixCoulombFrictionExact::count_short_solve()
+// whether the solve ended with the true error at most tol (the same on every process: a solve
+// stops before its budget only there; at the budget the true error is reduced to decide, and
+// kept in reached_error)
+bool FixCoulombFrictionExact::reached_tol()
+{
+  reached_error = 0.0;
+  if (sweeps_used < settings.sweeps) return true;
+  MPI_Allreduce(&natural_residual, &reached_error, 1, MPI_DOUBLE, MPI_MAX, world);
+  return reached_error <= settings.tol;
+}
+
+// a step whose solve the budget stopped with the true error above tol (the stuck velocity is
+// this process's, which post_run reduces)
+void FixCoulombFrictionExact::count_short_solve(bool reached)
 {
   if (setup_step) return;
   run_steps += 1.0;
-  if (sweeps_used < settings.sweeps) return;
-  double all = 0.0;
-  MPI_Allreduce(&natural_residual, &all, 1, MPI_DOUBLE, MPI_MAX, world);
-  if (all <= settings.tol) return;
+  if (reached) return;
   short_steps += 1.0;
-  short_residual = std::fmax(short_residual, all);
+  short_residual = std::fmax(short_residual, reached_error);
   short_stuck_velocity = std::fmax(short_stuck_velocity, stuck_velocity_after);
 }
 
@@ -1130,6 +1203,7 @@ double FixCoulombFrictionExact::compute_vector(int n)
     case 7: return compute_scalar();
     case 8: local = natural_residual; op = MPI_MAX; break;
     case 9: local = stuck_velocity_after; op = MPI_MAX; break;
+    case 10: return extrapolated_start ? 1.0 : 0.0;
     default: return 0.0;
   }
   MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, op, world);
@@ -1265,8 +1339,8 @@ int FixCoulombFrictionExact::modify_param(int narg, char **arg)
   return 2;
 }
 
-// (called by solve() once the totals hold every force but the friction and the start forces
-// are known, before they are added)
+// (called by solve() once the start forces are chosen; every force and torque but the friction
+// is still in atom->f and atom->torque, which only finish() changes)
 void FixCoulombFrictionExact::export_problem()
 {
   FILE *fp = fopen(export_file.c_str(), "wb");
@@ -1281,7 +1355,9 @@ void FixCoulombFrictionExact::export_problem()
   for (int b = 0; ok && b < nlocal; b++) {
     double row[9];
     for (int m = 0; m < 3; m++) row[m] = atom->x[b][m];
-    for (int m = 0; m < 6; m++) row[3 + m] = total[b][m];
+    // (every force and torque but the friction: the totals hold the start's friction too)
+    for (int m = 0; m < 3; m++) row[3 + m] = atom->f[b][m];
+    for (int m = 0; m < 3; m++) row[6 + m] = atom->torque[b][m];
     ok = fwrite(row, sizeof(double), 9, fp) == 9;
   }
   for (int k = 0; ok && k < ncontacts; k++) {

@@ -105,6 +105,7 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<ge::Vec3> y;           // APGD: the point the totals are at
     std::vector<double> inv_row;       // APGD: 1/R_c, the contact's preconditioned step
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
+    std::vector<ge::Vec3> extrapolated;    // warm extrapolate: the extrapolated start
     // Newton (solve_newton): the force before the step, the contact's face and its
     // conjugate-gradient vectors: the step x, the residual r, the direction p and q (D p on the
     // face, then the preconditioned r)
@@ -157,6 +158,11 @@ class FixCoulombFrictionExact : public Fix {
   // this run: its steps, those whose solve its budget (`sweeps`) stopped above tol, and their
   // largest true error (all processes) and stuck velocity (this process): post_run() warns
   double run_steps, short_steps, short_residual, short_stuck_velocity;
+  double reached_error;    // the true error of a solve stopped by its budget (all processes)
+  // the last solve (run setup's included) reached tol; this step's and the last one's did, so
+  // the change of the forces between them is stored for the extrapolated start
+  bool last_reached_tol, changes_solved;
+  bool extrapolated_start;    // this step's solve started from the extrapolated forces
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
 
   void grow_per_atom_arrays();
@@ -173,6 +179,8 @@ class FixCoulombFrictionExact : public Fix {
   double *totals_of_j(int k, double **totals);    // (APGD: total_next too)
   ge::Vec3 rate_of(int k);
   double solve();
+  void start_totals();
+  void take_the_better_start();
   double solve_gauss_seidel();
   double solve_apgd();
   int apgd_iterations(int most, double &res_all);
@@ -186,7 +194,8 @@ class FixCoulombFrictionExact : public Fix {
   double scaled_residual2(int k) const;
   void compute_row_bounds();
   void measure_residual();
-  void count_short_solve();
+  bool reached_tol();
+  void count_short_solve(bool reached);
   bool true_error_below_tol(double &change_tol);
   double sweep();
   double step_alone(int k);

@@ -7,13 +7,19 @@
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
+#include "my_page.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
 
+// (LAMMPS' fix takes exactly 4 arguments: the file's width, a fifth, is read here)
 FixNeighHistoryExact::FixNeighHistoryExact(LAMMPS *lmp, int narg, char **arg) :
-    FixNeighHistory(lmp, narg, arg)
+    FixNeighHistory(lmp, narg == 5 ? 4 : narg, arg), restart_dnum(dnum)
 {
+  if (narg == 5) restart_dnum = utils::inumeric(FLERR, arg[4], false, lmp);
+  if (restart_dnum < 1 || restart_dnum > dnum)
+    error->all(FLERR, "Fix {}: the restart file's values per contact ({}) must be 1 to {}", style,
+               restart_dnum, dnum);
 }
 
 // LAMMPS' fix NEIGH_HISTORY follows its pair style's pointer, which only the pair style sets
@@ -56,4 +62,29 @@ void FixNeighHistoryExact::write_restart(FILE *fp)
 void FixNeighHistoryExact::restart(char *buf)
 {
   ended_work.read(buf, comm->me);
+}
+
+// A file's contacts with restart_dnum values each (LAMMPS' layout: the atom's count of partners,
+// then per partner its tag and values): the values this build keeps beyond them start at zero.
+void FixNeighHistoryExact::unpack_restart(int nlocal, int nth)
+{
+  if (restart_dnum == dnum) {
+    FixNeighHistory::unpack_restart(nlocal, nth);
+    return;
+  }
+  if (ipage_atom == nullptr) allocate_pages();
+  double **extra = atom->extra;
+  int m = 0;
+  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  m++;
+  npartner[nlocal] = static_cast<int>(extra[nlocal][m++]);
+  maxpartner = MAX(maxpartner, npartner[nlocal]);
+  partner[nlocal] = ipage_atom->get(npartner[nlocal]);
+  valuepartner[nlocal] = dpage_atom->get(dnum * npartner[nlocal]);
+  for (int n = 0; n < npartner[nlocal]; n++) {
+    partner[nlocal][n] = static_cast<tagint>(ubuf(extra[nlocal][m++]).i);
+    double *values = &valuepartner[nlocal][dnum * n];
+    for (int k = 0; k < restart_dnum; k++) values[k] = extra[nlocal][m++];
+    for (int k = restart_dnum; k < dnum; k++) values[k] = 0.0;
+  }
 }

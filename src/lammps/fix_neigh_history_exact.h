@@ -13,6 +13,11 @@
    Its global restart data also carries the work totals of contacts that have
    ended (kept per process by the pair style): a fix writes its restart data on
    every process, so the totals can be summed there.
+
+   fix ID all NEIGH_HISTORY/EXACT <values per contact> [<values per contact in
+   the restart file>]: a file whose contacts keep fewer values (restart formats
+   before 7: `tangential coulomb` kept 3 fewer) is read with the values it lacks
+   zero (made by the pair style, which knows the file's width).
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -40,10 +45,14 @@ class FixNeighHistoryExact : public FixNeighHistory {
   bigint entries_held() const;
   void write_restart(FILE *) override;
   void restart(char *) override;
+  void unpack_restart(int, int) override;
 
   EndedWork ended_work;
   // the pair style that made this store, for the work of dropped contacts (set by it)
   ContactHistoryClient *client = nullptr;
+
+ private:
+  int restart_dnum;    // values per contact in the restart file read (<= dnum)
 };
 
 }    // namespace LAMMPS_NS

@@ -82,7 +82,7 @@ FixWallGranExact::FixWallGranExact(LAMMPS *lmp, int narg, char **arg) :
   law.linear.work = false;
   // the state a contact keeps (the Yade moments' relative rotation after a linear or Jaeger
   // law's own)
-  history_width = ge::contact_state_size(law);
+  history_width = restart_history_width = ge::contact_state_size(law);
   jaeger_vertices = 1 + ge::contact_state_size(law);
   // (the wall's own material comes with 'wall <E> <nu>': a second one here would be ignored)
   if (hertzian() && !ge::one_material(law.hertz))
@@ -895,6 +895,12 @@ void FixWallGranExact::restart(char *buf)
     // the per-atom blocks are read after this (Modify::add_fix): only if they are this wall's
     double layout[LAYOUT_SIZE];
     restart_layout(layout);
+    // a `tangential coulomb` wall of a file from before pair restart format 7 keeps the
+    // catalogue's state alone: read with the last change of its friction force zero
+    if (ge::is_coulomb(law) && values[1 + 2] == ge::CATALOGUE_STATE_SIZE) {
+      restart_history_width = ge::CATALOGUE_STATE_SIZE;
+      layout[2] = ge::CATALOGUE_STATE_SIZE;
+    }
     for (int k = 0; k < LAYOUT_SIZE; k++)
       if (values[1 + k] != layout[k]) skip_peratom_restart = true;
     if (skip_peratom_restart && comm->me == 0)
@@ -1056,7 +1062,19 @@ void FixWallGranExact::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
-  unpack_atom(nlocal, &extra[nlocal][m + 1]);
+  if (restart_history_width == history_width) {
+    unpack_atom(nlocal, &extra[nlocal][m + 1]);
+    return;
+  }
+  // slots of restart_history_width values: the values they lack start at zero
+  const double *buf = &extra[nlocal][m + 1];
+  if (slot_wall)
+    for (int s = 0; s < nslot; s++) slot_wall[nlocal][s] = *buf++;
+  for (int s = 0; s < nslot; s++) {
+    double *h = history[nlocal] + s * history_width;
+    for (int k = 0; k < restart_history_width; k++) h[k] = *buf++;
+    for (int k = restart_history_width; k < history_width; k++) h[k] = 0.0;
+  }
 }
 
 int FixWallGranExact::size_restart(int nlocal)

@@ -101,6 +101,7 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   enum { LAYOUT_SIZE = 4 };
   void restart_layout(double layout[LAYOUT_SIZE]) const;
   bool skip_peratom_restart = false;    // the file's blocks are another wall's: not read
+  int restart_history_width = 0;        // doubles per slot in the file's blocks (restart())
   int pack_atom(int i, double *buf) const;
   int unpack_atom(int i, const double *buf);
   void update_maxexchange();

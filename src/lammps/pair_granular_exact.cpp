@@ -967,13 +967,21 @@ void PairGranularExact::create_history_fix()
                  width, held);
     return;
   }
-  if (restart_store_width > 0 && width != restart_store_width)
+  // the values per contact of the restart file's store (formats before 3 do not say: those of
+  // its laws then), fewer than now only where `tangential coulomb` gained its last change (format
+  // 7; it has LAMMPS' neighbour store): those files are read with it zero
+  const int file_width = restart_store_width > 0 ? restart_store_width
+      : restart_format > 0                       ? history_store_width(restart_format)
+                                                 : width;
+  const bool widened = history_mode == HISTORY_NEIGH && restart_format > 0 &&
+      restart_format < 7 && file_width < width && file_width == history_store_width(restart_format);
+  if (file_width != width && !widened)
     error->all(FLERR,
                "Pair granular/exact: the restart file's histories keep {} values per contact, "
                "the laws now {} (rolling or twisting yade added or removed after read_restart): "
                "keep the file's moments, or start the contacts anew with 'pair_style none', "
                "the pair style and its pair_coeff",
-               restart_store_width, width);
+               file_width, width);
   Fix *fix = modify->get_fix_by_id(id_history);
   if (fix == nullptr) {
     if (modify->get_fix_by_id(id_history + "_DUMMY") == nullptr)
@@ -983,10 +991,12 @@ void PairGranularExact::create_history_fix()
                  "its pair_coeff again",
                  id_history);
     // the fixed part of a record, or a neighbour slot's block: the largest state of the laws
-    const std::string cmd = (history_mode == HISTORY_COMPACT)
+    // (and the file's, where it is read widened)
+    std::string cmd = (history_mode == HISTORY_COMPACT)
         ? fmt::format("{} all CONTACT_HISTORY/EXACT {} {}", id_history, width,
                       int(sizeof(ge::JaegerVertex) / sizeof(double)))
         : fmt::format("{} all NEIGH_HISTORY/EXACT {}", id_history, width);
+    if (widened) cmd += fmt::format(" {}", file_width);
     fix = modify->replace_fix(id_history + "_DUMMY", cmd, 1);
   }
   EndedWork *restored = nullptr;

@@ -122,6 +122,7 @@ class PairGranularExact : public Pair,
   int restart_format = 0;          // of the restart file the laws were read from (0: none)
   int restart_store_width = -1;    // its history store's width (format 3), else -1
   int history_store_width() const;
+  int history_store_width(int format) const;    // as restart format `format` kept it
   bool setup_checked = false;    // warn_doubtful_setup() has run (once per pair style)
   void warn_doubtful_setup();
   void warn_large_overlaps();

@@ -6,6 +6,7 @@
 
 #include "pair_granular_exact.h"
 
+#include "contact_law_io.h"
 #include "contact_law_words.h"
 
 #include "atom.h"
@@ -34,6 +35,16 @@ bool PairGranularExact::any_linear_law() const
 
 int PairGranularExact::history_store_width() const
 {
+  return history_store_width(RESTART_FORMAT);
+}
+
+int PairGranularExact::history_store_width(int format) const
+{
+  // (restart formats before 7: `tangential coulomb` kept the catalogue's state alone)
+  auto state_size = [format](const Law &lw) {
+    return (format < 7 && ge::is_coulomb(lw)) ? int(ge::CATALOGUE_STATE_SIZE)
+                                              : ge::contact_state_size(lw);
+  };
   int width = history_mode == HISTORY_COMPACT ? int(ge::JAEGER_FIXED_SIZE)
                                               : int(ge::LINEAR_HISTORY_SIZE);
   if (history_mode == HISTORY_COMPACT &&
@@ -41,7 +52,7 @@ int PairGranularExact::history_store_width() const
     width = int(ge::LINEAR_HISTORY_SIZE);
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++)
-      if (setflag[i][j]) width = MAX(width, ge::contact_state_size(law[i][j]));
+      if (setflag[i][j]) width = MAX(width, state_size(law[i][j]));
   return width;
 }
 

@@ -105,7 +105,6 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<ge::Vec3> y;           // APGD: the point the totals are at
     std::vector<double> inv_row;       // APGD: 1/R_c, the contact's preconditioned step
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
-    std::vector<ge::Vec3> extrapolated;    // warm extrapolate: the extrapolated start
     // Newton (solve_newton): the force before the step, the contact's face and its
     // conjugate-gradient vectors: the step x, the residual r, the direction p and q (D p on the
     // face, then the preconditioned r)
@@ -163,6 +162,8 @@ class FixCoulombFrictionExact : public Fix {
   // the change of the forces between them is stored for the extrapolated start
   bool last_reached_tol, changes_solved;
   bool extrapolated_start;    // this step's solve started from the extrapolated forces
+  bool extrapolate_next;      // the next step's will (decide_next_start)
+  double start_misfit[2];     // this step's, previous and extrapolated start (add_start_misfits)
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
 
   void grow_per_atom_arrays();
@@ -180,7 +181,6 @@ class FixCoulombFrictionExact : public Fix {
   ge::Vec3 rate_of(int k);
   double solve();
   void start_totals();
-  void take_the_better_start();
   double solve_gauss_seidel();
   double solve_apgd();
   int apgd_iterations(int most, double &res_all);
@@ -206,6 +206,8 @@ class FixCoulombFrictionExact : public Fix {
   double relaxation(int k) const;
   void finish(int vflag);
   void store_result(int k);
+  void add_start_misfits(int k, const ge::Vec3 &old_force, const ge::Vec3 &old_change);
+  void decide_next_start();
   double dissipation_by_atoms() const;
 };
 

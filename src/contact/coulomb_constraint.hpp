@@ -555,6 +555,11 @@ GE_INLINE double coulomb_apgd_momentum(double theta, double next_theta)
 // settle on the beds measured (bench/README.md, "The Newton solver"); a budget of at most this
 // many is APGD alone.
 constexpr int kCoulombNewtonFirstApgd = 100;
+// ... and from an extrapolated start (notes: Coulomb warm start), whose face is all but found: as
+// after a Newton step (measured on the settled beds, 8 steps to tol 1e-8, iterations per step
+// with 100 and 25: 159 and 98 on 9 layers, 222 and 191 on 18, 253 and 245 on 36, 367 and 288 on
+// 72 at rest, 961 and 937 on 72 moving; 10 took 114 on 9 layers)
+constexpr int kCoulombNewtonFirstApgdExtrapolated = 25;
 
 // One contact's part of the face: its free direction on the rim (sliding) and curvature term.
 struct CoulombFace {

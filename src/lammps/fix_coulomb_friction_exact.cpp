@@ -598,8 +598,8 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 }
 
 /* ----------------------------------------------------------------------
-   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations find which contacts stick
-   and which slide, then Newton steps on that face, each solved by diagonally preconditioned
+   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (100, or 25 from an
+   extrapolated start) find which contacts stick and which slide, then Newton steps on that face, each solved by diagonally preconditioned
    conjugate gradients, finish the step. A Newton step that does not at least halve the true
    error (the face was not yet the solution's) sends the solve back to APGD for twice the
    previous phase, from the forces it reached or, where it made them worse, from those before
@@ -631,7 +631,9 @@ double FixCoulombFrictionExact::solve_newton()
 {
   compute_row_bounds();
   double res_all = 0.0;
-  int used = 0, phase = ge::kCoulombNewtonFirstApgd;    // (doubled where a step misses)
+  // (doubled where a step misses)
+  int used = 0, phase = extrapolated_start ? ge::kCoulombNewtonFirstApgdExtrapolated
+                                           : ge::kCoulombNewtonFirstApgd;
   int misses = 0;
   while (used < settings.sweeps) {
     // APGD: a phase, or (after kNewtonMisses missed steps) to the end

@@ -1073,10 +1073,12 @@ void PairGranularExact::check_coulomb_setup() const
       settings.sweeps <= ge::kCoulombNewtonFirstApgd && comm->me == 0)
     error->warning(FLERR,
                    "Pair granular/exact 'tangential coulomb ... solver newton' with sweeps {}: "
-                   "its first {} iterations are APGD, so no Newton step is ever taken and the "
-                   "solve is 'solver apgd'. Newton steps pay where the solve runs to a tight "
-                   "tol: give sweeps > {} (e.g. sweeps 1000000 tol 1e-8)",
-                   settings.sweeps, ge::kCoulombNewtonFirstApgd, ge::kCoulombNewtonFirstApgd);
+                   "its first {} iterations are APGD ({} where a step starts from extrapolated "
+                   "forces, which needs the solves to reach tol), so the solve is mostly "
+                   "'solver apgd'. Newton steps pay where the solve runs to a tight tol: give "
+                   "sweeps > {} (e.g. sweeps 1000000 tol 1e-8)",
+                   settings.sweeps, ge::kCoulombNewtonFirstApgd,
+                   ge::kCoulombNewtonFirstApgdExtrapolated, ge::kCoulombNewtonFirstApgd);
 }
 
 /* ----------------------------------------------------------------------

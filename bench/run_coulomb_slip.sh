@@ -26,7 +26,8 @@ mkdir -p "$cache"
 settings=("gs 5|solver gs sweeps 5 tol 1e-8"
           "gs 20|solver gs sweeps 20 tol 1e-8"
           "apgd 20|solver apgd sweeps 20 tol 1e-8"
-          "apgd to tol 1e-8|solver apgd sweeps 1000000 tol 1e-8")
+          "apgd to tol 1e-8|solver apgd sweeps 1000000 tol 1e-8"
+          "newton to tol 1e-8|solver newton sweeps 1000000 tol 1e-8")
 echo "$nsteps steps from the settled bed, 1 process; slips and paths in mean diameters d"
 printf "%-7s %-18s %-9s %-9s %-9s %-9s %-9s %-9s %s\n" height solver stuck median "90th" largest \
   "longest path" bound ms/step

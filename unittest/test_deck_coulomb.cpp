@@ -1015,9 +1015,9 @@ std::string dump_cup(const std::string &name)
 // forces plus their last change starts closer to the solution (its true error the loads' second
 // difference, not their first) and ends at tol in fewer iterations than one from the previous
 // forces alone, with the same motion to what tol allows. Measured: the start's true error 2.1e-3
-// of mu F_n from the previous forces, 5.8e-5 extrapolated; Gauss-Seidel's 121 and 93 sweeps per
-// step to tol 1e-10 are about the ratio of the decades from there to tol (7.3 and 5.8); the
-// positions after 400 steps 1.8e-15 d apart. (2.6x fewer APGD iterations on the bench's settled
+// of mu F_n from the previous forces, 5.8e-5 extrapolated; Gauss-Seidel's 161 and 128 sweeps
+// per step to tol 1e-10 are about the ratio of the decades from there to tol (7.3 and 5.8), and
+// Newton from the extrapolated start took 80; the positions after 400 steps 4e-15 d apart. (2.6x fewer APGD iterations on the bench's settled
 // 18-layer bed to tol 1e-8, bench/README.md.)
 TEST(DeckCoulomb, ExtrapolatedStartFollowsASlowlyTiltedPile)
 {

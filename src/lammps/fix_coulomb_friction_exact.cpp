@@ -1039,26 +1039,24 @@ double FixCoulombFrictionExact::dissipation_by_atoms() const
   return sum;
 }
 
-// How far each start was from the forces the solve reached, summed over the contacts as
-// (|F - F_start|/mu F_n)^2: the previous forces (warm yes) and the extrapolated ones, from the
-// stored force and change the step started from (in the contact's sense). The norm is that of
-// the forces, not of their natural residual: a start whose error sits in the soft modes leaves a
-// small residual and costs the most iterations.
+// How far each start was from the forces the solve reached, summed over the contacts with a
+// change to extrapolate as (|F - F_start|/mu F_n)^2: the previous forces (warm yes) and the
+// extrapolated ones, from the stored force and change the step started from (in the contact's
+// sense). The norm is that of the forces, not of their natural residual: a start whose error sits
+// in the soft modes leaves a small residual and costs the most iterations. (Contacts without a
+// change start alike either way; a budget-limited solve stores none, and pays nothing here.)
 void FixCoulombFrictionExact::add_start_misfits(int k, const Vec3 &old_force, const Vec3 &old_change)
 {
   const ge::CoulombContact &c = contacts.c[k];
-  if (settings.warm != ge::CoulombWarmStart::Extrapolated || !(c.cap > 0.0) || c.inv_mt == 0.0)
+  if (settings.warm != ge::CoulombWarmStart::Extrapolated || ge::is_zero(old_change) ||
+      !(c.cap > 0.0) || c.inv_mt == 0.0)
     return;
   const Vec3 &solved = contacts.force[k];
   const Vec3 previous = solved - ge::coulomb_warm_start(old_force, c.normal, c.cap);
-  const double inv_cap2 = 1.0 / (c.cap * c.cap), misfit = inv_cap2 * ge::dot(previous, previous);
-  start_misfit[0] += misfit;
-  if (ge::is_zero(old_change)) {
-    start_misfit[1] += misfit;    // (the same start)
-    return;
-  }
   const Vec3 extrapolated =
       solved - ge::coulomb_extrapolated_start(old_force, old_change, c.normal, c.cap);
+  const double inv_cap2 = 1.0 / (c.cap * c.cap);
+  start_misfit[0] += inv_cap2 * ge::dot(previous, previous);
   start_misfit[1] += inv_cap2 * ge::dot(extrapolated, extrapolated);
 }
 

@@ -1112,17 +1112,11 @@ TEST(DeckCoulomb, Format6RestartFileContinuesAsThatVersionDid)
   {
     deck::Lammps lmp;
     lmp.command(cup_from(dir + "coulomb_cup.restart", "sweeps 5000 tol 1e-10 warm yes") +
-                "run 2000\nwrite_dump all custom cup_format6.atoms id x y z modify format float "
-                "%.17g sort id\n");
+                "run 2000\n" + dump_cup("cup_format6.atoms"));
   }
-  const auto here = deck::read_atom_dump("cup_format6.atoms");
-  const auto then = deck::read_atom_dump(dir + "coulomb_cup_continued.atoms");
-  ASSERT_EQ(here.size(), 24u);
-  ASSERT_EQ(then.size(), 24u);
-  double difference = 0.0;
-  for (const auto &[id, row] : then)
-    for (size_t m = 0; m < row.size(); m++)
-      difference = std::fmax(difference, std::fabs(row[m] - here.at(id)[m]));
+  const std::string then = dir + "coulomb_cup_continued.atoms";
+  ASSERT_EQ(deck::read_atom_dump(then).size(), 24u);
+  const double difference = largest_position_difference(then, "cup_format6.atoms");
   std::printf("  format 6 file continued here vs by its version: %.3e d\n",
               difference / (2.0 * kR));
   EXPECT_LE(difference, 1e-12 * 2.0 * kR);

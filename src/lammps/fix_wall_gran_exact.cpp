@@ -1021,13 +1021,19 @@ int FixWallGranExact::pack_atom(int i, double *buf) const
   return m;
 }
 
-int FixWallGranExact::unpack_atom(int i, const double *buf)
+// (slot_width: the doubles per slot in buf, at most history_width: a restart file's from before
+// a law's state grew; the values a slot lacks start at zero)
+int FixWallGranExact::unpack_atom(int i, const double *buf, int slot_width)
 {
   int m = 0;
   if (slot_wall)
     for (int s = 0; s < nslot; s++) slot_wall[i][s] = buf[m++];
   if (!jaeger()) {
-    for (int k = 0; k < nslot * history_width; k++) history[i][k] = buf[m++];
+    for (int s = 0; s < nslot; s++) {
+      double *h = history[i] + s * history_width;
+      for (int k = 0; k < slot_width; k++) h[k] = buf[m++];
+      for (int k = slot_width; k < history_width; k++) h[k] = 0.0;
+    }
     return m;
   }
   for (int s = 0; s < nslot; s++) {
@@ -1046,7 +1052,7 @@ int FixWallGranExact::pack_exchange(int i, double *buf)
 
 int FixWallGranExact::unpack_exchange(int nlocal, double *buf)
 {
-  return unpack_atom(nlocal, buf);
+  return unpack_atom(nlocal, buf, history_width);
 }
 
 int FixWallGranExact::pack_restart(int i, double *buf)
@@ -1062,19 +1068,7 @@ void FixWallGranExact::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
-  if (restart_history_width == history_width) {
-    unpack_atom(nlocal, &extra[nlocal][m + 1]);
-    return;
-  }
-  // slots of restart_history_width values: the values they lack start at zero
-  const double *buf = &extra[nlocal][m + 1];
-  if (slot_wall)
-    for (int s = 0; s < nslot; s++) slot_wall[nlocal][s] = *buf++;
-  for (int s = 0; s < nslot; s++) {
-    double *h = history[nlocal] + s * history_width;
-    for (int k = 0; k < restart_history_width; k++) h[k] = *buf++;
-    for (int k = restart_history_width; k < history_width; k++) h[k] = 0.0;
-  }
+  unpack_atom(nlocal, &extra[nlocal][m + 1], restart_history_width);
 }
 
 int FixWallGranExact::size_restart(int nlocal)

@@ -103,7 +103,7 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   bool skip_peratom_restart = false;    // the file's blocks are another wall's: not read
   int restart_history_width = 0;        // doubles per slot in the file's blocks (restart())
   int pack_atom(int i, double *buf) const;
-  int unpack_atom(int i, const double *buf);
+  int unpack_atom(int i, const double *buf, int slot_width);
   void update_maxexchange();
 
   // motion (wiggle or shear, parse_motion())

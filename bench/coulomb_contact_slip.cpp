@@ -4,8 +4,10 @@
 // touch and stick at every recorded step, the median, 90th percentile and largest slip (the
 // displacement of the two material points relative to each other in the tangent plane) and the
 // longest path, in mean diameters of the spheres of GROUP, next to the fix's bound (the sum over
-// the steps of dt times its largest velocity of a stuck contact at the next half step). One
-// process. bench/run_coulomb_slip.sh runs it on the settled beds.
+// the steps of dt times its largest velocity of a stuck contact at the next half step). And, step
+// by step, the median and 90th percentile of the stuck contacts' velocities at the next half step
+// (the solver issue's item 3 asks them below 1e-8 and 1e-7 g dt): the largest over the steps,
+// in length per time. One process. bench/run_coulomb_slip.sh runs it on the settled beds.
 //
 // Usage: coulomb_contact_slip DECK STEPS GROUP [NAME VALUE]...   (NAME VALUE: index variables)
 #include "contact_slip.hpp"
@@ -42,14 +44,6 @@ double value(void *lmp, const char *expression)
   return out;
 }
 
-double quantile(std::vector<double> v, double q)
-{
-  if (v.empty()) return 0.0;
-  const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * (v.size() - 1) + 0.5));
-  std::nth_element(v.begin(), v.begin() + k, v.end());
-  return v[k];
-}
-
 }    // namespace
 
 int main(int argc, char **argv)
@@ -81,11 +75,13 @@ int main(int argc, char **argv)
     return 1;
   }
   ge_slip::SlipRecorder &recorder = *made;
-  double bound = 0.0;
+  double bound = 0.0, median_velocity = 0.0, p90_velocity = 0.0;
   const auto started = std::chrono::steady_clock::now();
   for (int step = 0; step < steps; step++) {
     if (!command(lmp, "run 1 pre no post no")) return 1;
-    recorder.record();
+    const ge_slip::StepRecord r = recorder.record();
+    median_velocity = std::fmax(median_velocity, r.median_stuck_velocity);
+    p90_velocity = std::fmax(p90_velocity, r.p90_stuck_velocity);
     bound += dt * value(lmp, "f_GE_COULOMB[10]");
   }
   const double seconds =
@@ -96,9 +92,12 @@ int main(int argc, char **argv)
     path.push_back(c->path / d);
   }
   std::printf("SLIP steps %d contacts %zu stuck-throughout %zu slip-median %.2e slip-90 %.2e "
-              "slip-largest %.2e path-longest %.2e bound %.2e ms/step %.2f\n",
-              steps, recorder.seen(), slip.size(), quantile(slip, 0.5), quantile(slip, 0.9),
-              quantile(slip, 1.0), quantile(path, 1.0), bound / d, 1000.0 * seconds / steps);
+              "slip-largest %.2e path-longest %.2e bound %.2e ms/step %.2f "
+              "velocity-median %.2e velocity-90 %.2e\n",
+              steps, recorder.seen(), slip.size(), ge_slip::quantile(slip, 0.5),
+              ge_slip::quantile(slip, 0.9), ge_slip::quantile(slip, 1.0),
+              ge_slip::quantile(path, 1.0), bound / d, 1000.0 * seconds / steps, median_velocity,
+              p90_velocity);
   lammps_close(lmp);
   return 0;
 }

@@ -54,7 +54,18 @@ struct ContactSlip {
 struct StepRecord {
   int contacts = 0, stuck = 0;
   double largest_stuck_velocity = 0.0;    // the largest |v_t| of a stuck contact, next half step
+  double median_stuck_velocity = 0.0;     // and the median and 90th percentile of the stuck |v_t|
+  double p90_stuck_velocity = 0.0;
 };
+
+// the q-quantile of v (0 <= q <= 1; the nearest rank; 0 for none)
+inline double quantile(std::vector<double> v, double q)
+{
+  if (v.empty()) return 0.0;
+  const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * (v.size() - 1) + 0.5));
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[k];
+}
 
 class SlipRecorder {
  public:
@@ -88,6 +99,7 @@ class SlipRecorder {
     for (int k = 0; k < atom->nlocal; k++) largest_tag = std::max(largest_tag, tag[k]);
     owned.assign(static_cast<size_t>(largest_tag) + 1, -1);
     for (int k = 0; k < atom->nlocal; k++) owned[tag[k]] = k;
+    stuck_speeds.clear();
     for (int ii = 0; ii < list->inum; ii++) {
       const int i = list->ilist[ii];
       for (int jj = 0; jj < list->numneigh[i]; jj++) {
@@ -121,8 +133,11 @@ class SlipRecorder {
         c.stuck++;
         r.stuck++;
         r.largest_stuck_velocity = std::fmax(r.largest_stuck_velocity, ge::norm(v_t));
+        stuck_speeds.push_back(ge::norm(v_t));
       }
     }
+    r.median_stuck_velocity = quantile(stuck_speeds, 0.5);
+    r.p90_stuck_velocity = quantile(stuck_speeds, 0.9);
     return r;
   }
 
@@ -143,6 +158,7 @@ class SlipRecorder {
   int recorded = 0;
   std::unordered_map<uint64_t, ContactSlip> contacts;
   std::vector<int> owned;    // by tag: the local index of the owned atom
+  std::vector<double> stuck_speeds;    // this step's |v_t| of the stuck contacts
 
   static uint64_t key(LAMMPS_NS::tagint p, LAMMPS_NS::tagint q)
   {

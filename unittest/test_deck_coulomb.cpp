@@ -890,6 +890,8 @@ run             0)");
       ASSERT_GE(r.contacts, lmp.variable("contacts")) << "step " << step;
       ASSERT_EQ(r.stuck, lmp.variable("stuck")) << "step " << step;
       ASSERT_NEAR(r.largest_stuck_velocity, after, 1e-6 * after) << "step " << step;
+      ASSERT_LE(r.median_stuck_velocity, r.p90_stuck_velocity) << "step " << step;
+      ASSERT_LE(r.p90_stuck_velocity, r.largest_stuck_velocity) << "step " << step;
       bound += 0.002 * after;
     }
     const std::vector<const ge_slip::ContactSlip *> stuck = recorder.stuck_throughout();

@@ -61,12 +61,24 @@ enum class CoulombWarmStart : int {
                       // solves before reached tol (coulomb_extrapolated_start)
 };
 
+// The budget of `solver newton` where `sweeps` is not given: every settled bed measured reaches
+// tol 1e-8 well within it (at most 937 APGD and CG iterations per step, bench/README.md), while
+// a step whose faces are hard to find (a 144-layer bed at rest took 13,569 to tol 1e-6) stops at
+// it with the run's warning instead of running on.
+constexpr int kCoulombNewtonDefaultSweeps = 10000;
+// The budget of `solver gs` and `solver apgd` where `sweeps` is not given.
+constexpr int kCoulombBudgetDefaultSweeps = 20;
+
 // The solver of one step (notes: Coulomb sweeps): at most `sweeps` sweeps (Gauss-Seidel) or
-// iterations (APGD), stopping when no contact's force changed by more than tol * mu F_n and no
-// contact's natural residual (the true error, notes: Coulomb solvers) exceeds tol; `warm`:
-// where it starts. `sweeps 1 warm no` (Gauss-Seidel) is the paper's single direct pass.
+// iterations (APGD; Newton: APGD and CG together), stopping when no contact's force changed by
+// more than tol * mu F_n and no contact's natural residual (the true error, notes: Coulomb
+// solvers) exceeds tol; `warm`: where it starts. `solver gs sweeps 1 warm no` is the paper's
+// single direct pass. The struct's solver and budget are those of restart files from before
+// format 5 (which had no solver field) and of laws without `tangential coulomb`; the keywords'
+// defaults (solver newton with kCoulombNewtonDefaultSweeps) are set where they are read
+// (ContactLawWords::parse_coulomb_options).
 struct CoulombSolverSettings {
-  int sweeps = 20;
+  int sweeps = kCoulombBudgetDefaultSweeps;
   CoulombSolver solver = CoulombSolver::GaussSeidel;
   double tol = 1e-8;
   CoulombWarmStart warm = CoulombWarmStart::Extrapolated;

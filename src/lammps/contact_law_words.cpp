@@ -586,6 +586,10 @@ void ContactLawWords::parse_coulomb_options(CoeffReader &in, ContactLaw &lw)
 {
   ge::CoulombSolverSettings &c = lw.coulomb;
   c = ge::CoulombSolverSettings();
+  // the default solver is the one that reaches tol on deep beds (bench/README.md, "The default
+  // solver"); its default budget is large, as it runs to tol, while a solver chosen by name
+  // keeps the budget of 20
+  c.solver = ge::CoulombSolver::Newton;
   std::vector<std::string> seen;
   while (!in.done() && !in.at_law_option()) {
     const std::string key = in.word();
@@ -633,6 +637,10 @@ void ContactLawWords::parse_coulomb_options(CoeffReader &in, ContactLaw &lw)
               key);
     }
   }
+  const bool sweeps_given = std::find(seen.begin(), seen.end(), "sweeps") != seen.end();
+  if (!sweeps_given)
+    c.sweeps = c.solver == ge::CoulombSolver::Newton ? ge::kCoulombNewtonDefaultSweeps
+                                                     : ge::kCoulombBudgetDefaultSweeps;
 }
 
 // combinations the catalogue's text forbids, with the reason

@@ -1072,13 +1072,15 @@ void PairGranularExact::check_coulomb_setup() const
   if (settings.solver == ge::CoulombSolver::Newton &&
       settings.sweeps <= ge::kCoulombNewtonFirstApgd && comm->me == 0)
     error->warning(FLERR,
-                   "Pair granular/exact 'tangential coulomb ... solver newton' with sweeps {}: "
-                   "its first {} iterations are APGD ({} where a step starts from extrapolated "
-                   "forces, which needs the solves to reach tol), so the solve is mostly "
-                   "'solver apgd'. Newton steps pay where the solve runs to a tight tol: give "
-                   "sweeps > {} (e.g. sweeps 1000000 tol 1e-8)",
+                   "Pair granular/exact 'tangential coulomb' with solver newton (the default) "
+                   "and sweeps {}: its first {} iterations are APGD ({} where a step starts "
+                   "from extrapolated forces, which needs the solves to reach tol), so the solve "
+                   "is mostly 'solver apgd'. Newton steps pay where the solve runs to a tight "
+                   "tol: leave sweeps at its default ({}) or give sweeps > {}; for a small "
+                   "budget of sweeps, 'solver gs' leaves the smaller error",
                    settings.sweeps, ge::kCoulombNewtonFirstApgd,
-                   ge::kCoulombNewtonFirstApgdExtrapolated, ge::kCoulombNewtonFirstApgd);
+                   ge::kCoulombNewtonFirstApgdExtrapolated, ge::kCoulombNewtonDefaultSweeps,
+                   ge::kCoulombNewtonFirstApgd);
 }
 
 /* ----------------------------------------------------------------------

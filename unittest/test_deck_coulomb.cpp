@@ -669,7 +669,7 @@ TEST(DeckCoulomb, BedConvergesToATightlySolvedReference)
 // than APGD alone (measured 2.2x fewer), and on 2 processes (its decisions taken on reduced
 // values, the directions' totals exchanged with the ghosts) it moves the bed as on one, to what
 // tol allows: the sums of CG, taken in another order, stop it at a slightly different iterate
-// (measured 1.9e-9 g dt after 3 steps; the solves to 1e-8 of BedConvergesToATightlySolvedReference
+// (measured 2.1e-9 g dt after 3 steps; the solves to 1e-8 of BedConvergesToATightlySolvedReference
 // differ from the reference by up to 2.8e-7 g dt; a direction not exchanged with the ghosts
 // leaves the solve far from tol).
 TEST(DeckCoulomb, NewtonSolvesTheBedInFewerIterationsOnAnyNumberOfProcesses)

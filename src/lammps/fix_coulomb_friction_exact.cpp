@@ -244,7 +244,8 @@ void FixCoulombFrictionExact::Contacts::add_slot()
   cg_x.emplace_back();
   cg_r.emplace_back();
   cg_p.emplace_back();
-  cg_q.emplace_back();
+  cg_s.emplace_back();
+  cg_u.emplace_back();
   stick.emplace_back();
   counted.emplace_back();
   tally.emplace_back();
@@ -253,7 +254,7 @@ void FixCoulombFrictionExact::Contacts::add_slot()
 double FixCoulombFrictionExact::Contacts::memory_usage() const
 {
   const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
-      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 8.0 * sizeof(ge::Vec3) +
+      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 9.0 * sizeof(ge::Vec3) +
       sizeof(ge::CoulombFace) +
       sizeof(double) + 2.0 +
       sizeof(CoulombFrictionTally *);
@@ -694,15 +695,6 @@ double FixCoulombFrictionExact::scaled_residual2(int k) const
   return m_r * m_r * ge::dot(contacts.cg_r[k], contacts.cg_r[k]) / (cap * cap);
 }
 
-// the contacts' largest m_t |r| / mu F_n of the CG residuals r (all processes)
-double FixCoulombFrictionExact::largest_scaled_residual()
-{
-  double largest = 0.0, all = 0.0;
-  for (int k = 0; k < ncontacts; k++) largest = std::fmax(largest, scaled_residual2(k));
-  MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
-  return std::sqrt(all);
-}
-
 // the true error of the forces on all processes (collective; measure_residual())
 double FixCoulombFrictionExact::reduced_true_error()
 {
@@ -715,45 +707,100 @@ double FixCoulombFrictionExact::reduced_true_error()
 // The Newton step x on the face of the forces, by preconditioned conjugate gradients: at most
 // `most` iterations, until every contact's left rate m_t |r| / mu F_n is 1 % of the largest at
 // the start, or 0.3 tol. Returns the iterations.
+// CG in the form of Chronopoulos & Gear (J. Comput. Appl. Math. 25, 1989): the preconditioned
+// residual u is spread into the totals and w = D u read from them, the direction's image
+// s = D p follows from s = w + beta s, and alpha = (r, u) / (p, D p) from (r, u) and (u, D u).
+// So each iteration is two passes over the contacts: the step (x, r, u) with the spreading of
+// u, then the reading of w with the new direction (p, s), where the textbook form needs three
+// (the same iterates in exact arithmetic).
 int FixCoulombFrictionExact::newton_step(int most)
 {
-  // three passes over the contacts per iteration: the direction p into the totals, D p read
-  // from them, the step and the residual updated (q holds D p, then the preconditioned residual)
-  double sums[2] = {0.0, 0.0}, all[2] = {0.0, 0.0};
+  // contact k's preconditioned residual u = M^-1 r, spread into the totals that
+  // read_direction_response() reads D u from; adds (r, u) and the largest scaled |r|^2 to sums
+  // (a lambda, inlined: as a called function it cost the iteration 10 %)
+  double sums[2] = {0.0, 0.0};
+  auto spread_residual = [&](int k) {
+    const Vec3 u = ge::coulomb_face_precondition(contacts.face[k], contacts.cg_r[k]);
+    contacts.cg_u[k] = u;
+    ge::coulomb_add_pair(contacts.c[k], total_next[contacts.i[k]], totals_of_j(k, total_next), u);
+    sums[0] += ge::dot(contacts.cg_r[k], u);
+    const double left = scaled_residual2(k);
+    if (left > sums[1]) sums[1] = left;    // (std::fmax: a call per contact)
+  };
+  // the sums over all processes: (r, u) and the largest scaled |r|^2
+  double ru = 0.0, largest = 0.0;
+  auto reduce_sums = [&]() {
+    MPI_Allreduce(&sums[0], &ru, 1, MPI_DOUBLE, MPI_SUM, world);
+    MPI_Allreduce(&sums[1], &largest, 1, MPI_DOUBLE, MPI_MAX, world);
+  };
+  clear_direction_totals();
   for (int k = 0; k < ncontacts; k++) {
     const Vec3 rate = rate_of(k);
     contacts.face[k] =
         ge::coulomb_face(contacts.c[k], contacts.coupling[k], contacts.force[k], rate);
-    const ge::CoulombFace &face = contacts.face[k];
-    contacts.cg_x[k] = contacts.cg_p[k] = Vec3{0, 0, 0};
-    contacts.cg_r[k] = ge::coulomb_onto_face(face, -1.0 * rate);
-    contacts.cg_q[k] = ge::coulomb_face_precondition(face, contacts.cg_r[k]);
-    sums[0] += ge::dot(contacts.cg_r[k], contacts.cg_q[k]);
+    contacts.cg_x[k] = contacts.cg_p[k] = contacts.cg_s[k] = Vec3{0, 0, 0};
+    contacts.cg_r[k] = ge::coulomb_onto_face(contacts.face[k], -1.0 * rate);
+    spread_residual(k);
   }
-  MPI_Allreduce(&sums[0], &all[0], 1, MPI_DOUBLE, MPI_SUM, world);
-  double rz = all[0], beta = 0.0;
-  const double stop = std::fmax(0.3 * settings.tol, kCgReduction * largest_scaled_residual());
+  reduce_sums();
+  const double stop = std::fmax(0.3 * settings.tol, kCgReduction * std::sqrt(largest));
+  double ru_before = 0.0, alpha = 0.0;
   int iterations = 0;
-  while (iterations < most && rz > 0.0) {
+  while (iterations < most && ru > 0.0) {
+    const double beta = iterations == 0 ? 0.0 : ru / ru_before;
     iterations++;
-    const double pq = apply_face_operator(beta);    // p <- z + beta p, q = D p on the face
-    if (!(pq > 0.0)) break;    // (no curvature left along p: nothing more to gain)
-    const double alpha = rz / pq;
-    sums[0] = sums[1] = 0.0;    // r . z, the largest (m_t |r| / mu F_n)^2
+    // (p, D p) of the direction p = u + beta p, from (u, D u) and the recurrences
+    const double u_du = read_direction_response(beta);
+    const double p_dp = iterations == 1 ? u_du : u_du - beta * ru / alpha;
+    if (!(p_dp > 0.0)) break;    // (no curvature left along p: nothing more to gain)
+    alpha = ru / p_dp;
+    clear_direction_totals();
+    sums[0] = sums[1] = 0.0;
     for (int k = 0; k < ncontacts; k++) {
       contacts.cg_x[k] = contacts.cg_x[k] + alpha * contacts.cg_p[k];
-      contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_q[k];
-      contacts.cg_q[k] = ge::coulomb_face_precondition(contacts.face[k], contacts.cg_r[k]);
-      sums[0] += ge::dot(contacts.cg_r[k], contacts.cg_q[k]);
-      sums[1] = std::fmax(sums[1], scaled_residual2(k));
+      contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_s[k];
+      spread_residual(k);
     }
-    MPI_Allreduce(&sums[0], &all[0], 1, MPI_DOUBLE, MPI_SUM, world);
-    MPI_Allreduce(&sums[1], &all[1], 1, MPI_DOUBLE, MPI_MAX, world);
-    if (all[1] <= stop * stop) break;
-    beta = all[0] / rz;
-    rz = all[0];
+    ru_before = ru;
+    reduce_sums();
+    if (largest <= stop * stop) break;
   }
   return iterations;
+}
+
+// A zeroed copy of the per-atom totals (total_next) for the response to the directions u.
+void FixCoulombFrictionExact::clear_direction_totals()
+{
+  const int nall = atom->nlocal + atom->nghost;
+  for (int b = 0; b < nall; b++)
+    for (int m = 0; m < 6; m++) total_next[b][m] = 0.0;
+}
+
+// w = D u on the face for every contact, from the totals the directions u were spread into
+// (made whole across processes like the totals; ge::coulomb_rate_change,
+// ge::coulomb_face_operator), and with it the next direction p = u + beta p and its image
+// s = D p = w + beta s. Returns (u, D u) (all processes).
+double FixCoulombFrictionExact::read_direction_response(double beta)
+{
+  if (ghost_totals) {
+    comm_mode = COMM_PROBE;
+    comm->reverse_comm(this);
+    comm->forward_comm(this);
+    comm_mode = COMM_TOTALS;
+  }
+  for (double &w : wall_side) w = 0.0;
+  double u_du = 0.0, all = 0.0;
+  for (int k = 0; k < ncontacts; k++) {
+    const Vec3 &u = contacts.cg_u[k];
+    const Vec3 d_u = ge::coulomb_rate_change(contacts.c[k], contacts.coupling[k],
+                                             total_next[contacts.i[k]], totals_of_j(k, total_next));
+    const Vec3 w = ge::coulomb_face_operator(contacts.face[k], d_u, u);
+    u_du += ge::dot(u, w);
+    contacts.cg_p[k] = u + beta * contacts.cg_p[k];
+    contacts.cg_s[k] = w + beta * contacts.cg_s[k];
+  }
+  MPI_Allreduce(&u_du, &all, 1, MPI_DOUBLE, MPI_SUM, world);
+  return all;
 }
 
 // The forces moved by the Newton step x, back onto their disks (ge::coulomb_newton_force), with
@@ -790,39 +837,6 @@ void FixCoulombFrictionExact::release_sliding()
   if (any_released) exchange_totals();
   for (int k = 0; k < ncontacts; k++)
     contacts.stick[k] = !ge::coulomb_on_rim(contacts.c[k], contacts.force[k]);
-}
-
-// The next direction p <- z + beta p (z the preconditioned residual, in q) and q = D p on the
-// face, for every contact: the directions into the totals of a zeroed copy of the per-atom
-// totals (total_next), made whole across processes like the totals, each contact's rate change
-// read from them (ge::coulomb_rate_change, ge::coulomb_face_operator). Returns p . D p (all
-// processes).
-double FixCoulombFrictionExact::apply_face_operator(double beta)
-{
-  const int nall = atom->nlocal + atom->nghost;
-  for (int b = 0; b < nall; b++)
-    for (int m = 0; m < 6; m++) total_next[b][m] = 0.0;
-  for (int k = 0; k < ncontacts; k++) {
-    contacts.cg_p[k] = contacts.cg_q[k] + beta * contacts.cg_p[k];
-    ge::coulomb_add_pair(contacts.c[k], total_next[contacts.i[k]], totals_of_j(k, total_next),
-                         contacts.cg_p[k]);
-  }
-  if (ghost_totals) {
-    comm_mode = COMM_PROBE;
-    comm->reverse_comm(this);
-    comm->forward_comm(this);
-    comm_mode = COMM_TOTALS;
-  }
-  for (double &w : wall_side) w = 0.0;
-  double pq = 0.0, all = 0.0;
-  for (int k = 0; k < ncontacts; k++) {
-    const Vec3 d_p = ge::coulomb_rate_change(contacts.c[k], contacts.coupling[k],
-                                             total_next[contacts.i[k]], totals_of_j(k, total_next));
-    contacts.cg_q[k] = ge::coulomb_face_operator(contacts.face[k], d_p, contacts.cg_p[k]);
-    pq += ge::dot(contacts.cg_p[k], contacts.cg_q[k]);
-  }
-  MPI_Allreduce(&pq, &all, 1, MPI_DOUBLE, MPI_SUM, world);
-  return all;
 }
 
 // R_c of every contact (ge::coulomb_row_bound): each body's contacts and lever arms, summed over

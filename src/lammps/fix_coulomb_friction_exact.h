@@ -106,11 +106,11 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<double> inv_row;       // APGD: 1/R_c, the contact's preconditioned step
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
     // Newton (solve_newton): the force before the step, the contact's face and its
-    // conjugate-gradient vectors: the step x, the residual r, the direction p and q (D p on the
-    // face, then the preconditioned r)
+    // conjugate-gradient vectors (newton_step): the step x, the residual r, the preconditioned
+    // residual u, the direction p and its image s = D p on the face
     std::vector<ge::Vec3> before;
     std::vector<ge::CoulombFace> face;
-    std::vector<ge::Vec3> cg_x, cg_r, cg_p, cg_q;
+    std::vector<ge::Vec3> cg_x, cg_r, cg_u, cg_p, cg_s;
     std::vector<char> stick;
     std::vector<char> counted;         // run setup: the last step counted this kick's dissipation
     std::vector<CoulombFrictionTally *> tally;    // who is told the friction (may be nullptr)
@@ -129,7 +129,7 @@ class FixCoulombFrictionExact : public Fix {
   int nmax;
   double **total;         // per atom (owned and ghost): force 0..2, torque 3..5
   double **total_next;    // APGD: the totals of the next point y, made while the contacts read
-                          // those of this one; Newton: those of the directions p alone
+                          // those of this one; Newton: those of the directions u alone
   double **received;      // per ghost atom: its totals as last forwarded; the sweeps' increments
                           // to it are total - received
   double wall_side[6];    // the totals a wall contact writes its (unused) partner's share to
@@ -188,9 +188,9 @@ class FixCoulombFrictionExact : public Fix {
   int newton_step(int most);
   void take_newton_step(double &largest_change);
   void release_sliding();
-  double apply_face_operator(double beta);
+  void clear_direction_totals();
+  double read_direction_response(double beta);
   double reduced_true_error();
-  double largest_scaled_residual();
   double scaled_residual2(int k) const;
   void compute_row_bounds();
   void measure_residual();

@@ -241,6 +241,7 @@ void FixCoulombFrictionExact::Contacts::add_slot()
   branch.emplace_back();
   before.emplace_back();
   face.emplace_back();
+  terms.emplace_back();
   cg_x.emplace_back();
   cg_r.emplace_back();
   cg_p.emplace_back();
@@ -255,7 +256,7 @@ double FixCoulombFrictionExact::Contacts::memory_usage() const
 {
   const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
       sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 9.0 * sizeof(ge::Vec3) +
-      sizeof(ge::CoulombFace) +
+      sizeof(ge::CoulombFace) + sizeof(ge::CoulombSweepTerms<double>) +
       sizeof(double) + 2.0 +
       sizeof(CoulombFrictionTally *);
   return per_slot * static_cast<double>(i.capacity());
@@ -720,12 +721,17 @@ int FixCoulombFrictionExact::newton_step(int most)
   // (a lambda, inlined: as a called function it cost the iteration 10 %)
   double sums[2] = {0.0, 0.0};
   auto spread_residual = [&](int k) {
-    const Vec3 u = ge::coulomb_face_precondition(contacts.face[k], contacts.cg_r[k]);
+    const ge::CoulombSweepTerms<double> &t = contacts.terms[k];
+    const Vec3 &r = contacts.cg_r[k];
+    const Vec3 u = ge::coulomb_face_precondition(contacts.face[k], r);
     contacts.cg_u[k] = u;
-    ge::coulomb_add_pair(contacts.c[k], total_next[contacts.i[k]], totals_of_j(k, total_next), u);
-    sums[0] += ge::dot(contacts.cg_r[k], u);
-    const double left = scaled_residual2(k);
-    if (left > sums[1]) sums[1] = left;    // (std::fmax: a call per contact)
+    const double du[3] = {u.x, u.y, u.z};
+    ge::coulomb_add_change(t.n, t.rho_i, t.rho_j, total_next[contacts.i[k]],
+                           totals_of_j(k, total_next), du);
+    sums[0] += ge::dot(r, u);
+    // (scaled_residual2 from the packed terms; std::fmax would be a call per contact)
+    const double left = t.cap > 0.0 ? t.mass * t.mass * ge::dot(r, r) / (t.cap * t.cap) : 0.0;
+    if (left > sums[1]) sums[1] = left;
   };
   // the sums over all processes: (r, u) and the largest scaled |r|^2
   double ru = 0.0, largest = 0.0;
@@ -738,6 +744,7 @@ int FixCoulombFrictionExact::newton_step(int most)
     const Vec3 rate = rate_of(k);
     contacts.face[k] =
         ge::coulomb_face(contacts.c[k], contacts.coupling[k], contacts.force[k], rate);
+    contacts.terms[k] = ge::coulomb_sweep_terms(contacts.c[k], contacts.coupling[k]);
     contacts.cg_x[k] = contacts.cg_p[k] = contacts.cg_s[k] = Vec3{0, 0, 0};
     contacts.cg_r[k] = ge::coulomb_onto_face(contacts.face[k], -1.0 * rate);
     spread_residual(k);
@@ -791,9 +798,11 @@ double FixCoulombFrictionExact::read_direction_response(double beta)
   for (double &w : wall_side) w = 0.0;
   double u_du = 0.0, all = 0.0;
   for (int k = 0; k < ncontacts; k++) {
+    const ge::CoulombSweepTerms<double> &t = contacts.terms[k];
     const Vec3 &u = contacts.cg_u[k];
-    const Vec3 d_u = ge::coulomb_rate_change(contacts.c[k], contacts.coupling[k],
-                                             total_next[contacts.i[k]], totals_of_j(k, total_next));
+    double a[3];    // (ge::coulomb_rate_change from the packed terms)
+    ge::coulomb_relative_acceleration(t, total_next[contacts.i[k]], totals_of_j(k, total_next), a);
+    const Vec3 d_u = ge::project_onto_plane({a[0], a[1], a[2]}, {t.n[0], t.n[1], t.n[2]});
     const Vec3 w = ge::coulomb_face_operator(contacts.face[k], d_u, u);
     u_du += ge::dot(u, w);
     contacts.cg_p[k] = u + beta * contacts.cg_p[k];

@@ -324,11 +324,21 @@ GE_INLINE Vec3 coulomb_relative_acceleration(const CoulombContact &c, const Coul
   return {a[0], a[1], a[2]};
 }
 
+// The rate from the contact's packed terms (coulomb_sweep_terms): what the solvers' passes read
+// where the contacts do not fit in the caches (112 of the 192 bytes of c and k).
+GE_INLINE Vec3 coulomb_rate(const CoulombSweepTerms<double> &t, const double *total_i,
+                            const double *total_j)
+{
+  double a[3];
+  coulomb_relative_acceleration(t, total_i, total_j, a);
+  const Vec3 rate0{t.rate0[0], t.rate0[1], t.rate0[2]}, n{t.n[0], t.n[1], t.n[2]};
+  return rate0 + project_onto_plane(Vec3{a[0], a[1], a[2]}, n);
+}
+
 GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const CoulombCoupling &k,
                             const double *total_i, const double *total_j)
 {
-  const Vec3 a_rel = coulomb_relative_acceleration(c, k, total_i, total_j);
-  return c.rate0 + project_onto_plane(a_rel, c.normal);
+  return coulomb_rate(coulomb_sweep_terms(c, k), total_i, total_j);
 }
 
 // The same from the bodies' inverse mass and inertia: a = ftm2v f/m, alpha = ftm2v T/I.
@@ -496,13 +506,13 @@ GE_INLINE double coulomb_row_bound(const CoulombCoupling &k, double count_i, dou
 // The projected gradient step of one contact at y: Pi(P_n(y - s/R)), s the rate at y (from the
 // totals at y); `rate` gets s (the gradient, for the restart test), `stick` whether the trial lay
 // inside the disk.
-GE_INLINE Vec3 coulomb_gradient_step(const CoulombContact &c, const CoulombCoupling &k,
-                                     double inv_row, const Vec3 &y, const double *total_i,
-                                     const double *total_j, Vec3 &rate, bool &stick)
+GE_INLINE Vec3 coulomb_gradient_step(const CoulombSweepTerms<double> &t, double inv_row,
+                                     const Vec3 &y, const double *total_i, const double *total_j,
+                                     Vec3 &rate, bool &stick)
 {
-  rate = coulomb_rate(c, k, total_i, total_j);
-  const Vec3 trial = project_onto_plane(y - inv_row * rate, c.normal);
-  return coulomb_project(trial, c.cap, stick);
+  rate = coulomb_rate(t, total_i, total_j);
+  const Vec3 trial = project_onto_plane(y - inv_row * rate, Vec3{t.n[0], t.n[1], t.n[2]});
+  return coulomb_project(trial, t.cap, stick);
 }
 
 // One contact's APGD iteration, as a host loop or one device thread runs it: from the point y,
@@ -519,23 +529,31 @@ struct CoulombApgdMove {
   bool stick;
 };
 
-GE_INLINE CoulombApgdMove coulomb_apgd_step(const CoulombContact &c, const CoulombCoupling &k,
-                                            double inv_row, double momentum,
-                                            const double *total_i, const double *total_j,
-                                            Vec3 &force, Vec3 &y)
+GE_INLINE CoulombApgdMove coulomb_apgd_step(const CoulombSweepTerms<double> &t, double inv_row,
+                                            double momentum, const double *total_i,
+                                            const double *total_j, Vec3 &force, Vec3 &y)
 {
   CoulombApgdMove m;
   Vec3 rate;
-  const Vec3 next = coulomb_gradient_step(c, k, inv_row, y, total_i, total_j, rate, m.stick);
+  const Vec3 next = coulomb_gradient_step(t, inv_row, y, total_i, total_j, rate, m.stick);
   const Vec3 change = next - y;
   m.change2 = dot(change, change);
-  m.cap2 = c.cap * c.cap;
+  m.cap2 = t.cap * t.cap;
   m.slope = dot(rate, next - force);
   const Vec3 y_next = next + momentum * (next - force);
   force = next;
   m.y_change = y_next - y;
   y = y_next;
   return m;
+}
+
+GE_INLINE CoulombApgdMove coulomb_apgd_step(const CoulombContact &c, const CoulombCoupling &k,
+                                            double inv_row, double momentum,
+                                            const double *total_i, const double *total_j,
+                                            Vec3 &force, Vec3 &y)
+{
+  return coulomb_apgd_step(coulomb_sweep_terms(c, k), inv_row, momentum, total_i, total_j, force,
+                           y);
 }
 
 // Nesterov's momentum of APGD (notes: Coulomb solvers): theta_{k+1} from theta_k, and the

@@ -107,9 +107,9 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
     // Newton (solve_newton): the force before the step, the contact's face and its
     // conjugate-gradient vectors (newton_step): the step x, the residual r, the preconditioned
-    // residual u, the direction p and its image s = D p on the face; and the terms of c and
-    // coupling the CG passes read, packed (112 of their 192 bytes: on beds too large for the
-    // caches every pass streams them from memory)
+    // residual u, the direction p and its image s = D p on the face; and (APGD and Newton,
+    // solve()) the terms of c and coupling that their passes read, packed (112 of their 192
+    // bytes: on beds too large for the caches every pass streams them from memory)
     std::vector<ge::Vec3> before;
     std::vector<ge::CoulombFace> face;
     std::vector<ge::CoulombSweepTerms<double>> terms;

@@ -870,21 +870,10 @@ TEST(DeckCoulomb, StuckContactsSlipAtTheirContactPoints)
   const char *const logs[2] = {"slip_gs5.log", "slip_apgd.log"};
   for (int k = 0; k < 2; k++) {
     deck::Lammps lmp(logs[k]);
-    lmp.command(std::string(R"(read_restart coulomb_bed_for_slip.restart
-comm_modify     vel yes
-neighbor        0.2 bin
-neigh_modify    delay 0 every 1 check yes
-group           floor id <= 100
-group           bed subtract all floor
-pair_coeff      * * hooke 2000 damping viscous 10 tangential coulomb 0.5 )") +
-                solvers[k] + R"(
-fix             gravity bed gravity 1.0 vector 0 0 -1
-fix             integrate bed nve/sphere
-timestep        0.002
+    lmp.command(bed_run("coulomb_bed_for_slip.restart", solvers[k], 0) + R"(
 variable        contacts equal f_GE_COULOMB[1]
 variable        stuck equal f_GE_COULOMB[2]
-variable        after equal f_GE_COULOMB[10]
-run             0)");
+variable        after equal f_GE_COULOMB[10])");
     ge_slip::SlipRecorder recorder(lmp.handle(), "bed");
     double bound = 0.0;
     for (int step = 0; step < steps; step++) {
@@ -944,18 +933,7 @@ TEST(DeckCoulomb, DefaultSettingsHoldTheStuckContactsAtRest)
   for (int k = 0; k < 2; k++) {
     {
       deck::Lammps lmp(logs[k]);
-      lmp.command(std::string(R"(read_restart coulomb_bed_default.restart
-comm_modify     vel yes
-neighbor        0.2 bin
-neigh_modify    delay 0 every 1 check yes
-group           floor id <= 100
-group           bed subtract all floor
-pair_coeff      * * hooke 2000 damping viscous 10 tangential coulomb 0.5 )") +
-                  settings[k] + R"(
-fix             gravity bed gravity 1.0 vector 0 0 -1
-fix             integrate bed nve/sphere
-timestep        0.002
-run             0)");
+      lmp.command(bed_run("coulomb_bed_default.restart", settings[k], 0));
       ge_slip::SlipRecorder recorder(lmp.handle(), "bed");
       for (int step = 0; step < steps; step++) {
         lmp.command("run 1 pre no post no");

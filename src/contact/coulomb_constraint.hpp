@@ -642,10 +642,25 @@ GE_INLINE Vec3 coulomb_face_operator(const CoulombFace &face, const Vec3 &d_x, c
 
 // The linear part of the rate (D x)_c from the totals that the directions x alone make: the
 // relative tangential acceleration (coulomb_rate without its velocity part rate0).
+GE_INLINE Vec3 coulomb_rate_change(const CoulombSweepTerms<double> &t, const double *change_i,
+                                   const double *change_j)
+{
+  double a[3];
+  coulomb_relative_acceleration(t, change_i, change_j, a);
+  return project_onto_plane(Vec3{a[0], a[1], a[2]}, Vec3{t.n[0], t.n[1], t.n[2]});
+}
+
 GE_INLINE Vec3 coulomb_rate_change(const CoulombContact &c, const CoulombCoupling &k,
                                    const double *change_i, const double *change_j)
 {
-  return project_onto_plane(coulomb_relative_acceleration(c, k, change_i, change_j), c.normal);
+  return coulomb_rate_change(coulomb_sweep_terms(c, k), change_i, change_j);
+}
+
+// (m_t |r| / mu F_n)^2 of a residual r of the Newton system: the rate it leaves, as a share of
+// what the contact's friction can hold (0 for a contact without friction; squared: no root)
+GE_INLINE double coulomb_scaled_residual2(const CoulombSweepTerms<double> &t, const Vec3 &r)
+{
+  return t.cap > 0.0 ? t.mass * t.mass * dot(r, r) / (t.cap * t.cap) : 0.0;
 }
 
 // The diagonal preconditioner of the Newton system applied to a residual r.

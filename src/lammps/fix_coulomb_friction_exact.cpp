@@ -696,15 +696,6 @@ double FixCoulombFrictionExact::solve_newton()
   return res_all;
 }
 
-// (m_t |r| / mu F_n)^2 of contact k's CG residual r: the rate it leaves, as a share of what its
-// friction can hold (0 for a contact without friction; squared: no root)
-double FixCoulombFrictionExact::scaled_residual2(int k) const
-{
-  const double cap = contacts.c[k].cap, m_r = contacts.coupling[k].mass;
-  if (!(cap > 0.0)) return 0.0;
-  return m_r * m_r * ge::dot(contacts.cg_r[k], contacts.cg_r[k]) / (cap * cap);
-}
-
 // the true error of the forces on all processes (collective; measure_residual())
 double FixCoulombFrictionExact::reduced_true_error()
 {
@@ -738,9 +729,8 @@ int FixCoulombFrictionExact::newton_step(int most)
     ge::coulomb_add_change(t.n, t.rho_i, t.rho_j, total_next[contacts.i[k]],
                            totals_of_j(k, total_next), du);
     sums[0] += ge::dot(r, u);
-    // (scaled_residual2 from the packed terms; std::fmax would be a call per contact)
-    const double left = t.cap > 0.0 ? t.mass * t.mass * ge::dot(r, r) / (t.cap * t.cap) : 0.0;
-    if (left > sums[1]) sums[1] = left;
+    const double left = ge::coulomb_scaled_residual2(t, r);
+    if (left > sums[1]) sums[1] = left;    // (std::fmax: a call per contact)
   };
   // the sums over all processes: (r, u) and the largest scaled |r|^2
   double ru = 0.0, largest = 0.0;
@@ -808,9 +798,8 @@ double FixCoulombFrictionExact::read_direction_response(double beta)
   for (int k = 0; k < ncontacts; k++) {
     const ge::CoulombSweepTerms<double> &t = contacts.terms[k];
     const Vec3 &u = contacts.cg_u[k];
-    double a[3];    // (ge::coulomb_rate_change from the packed terms)
-    ge::coulomb_relative_acceleration(t, total_next[contacts.i[k]], totals_of_j(k, total_next), a);
-    const Vec3 d_u = ge::project_onto_plane({a[0], a[1], a[2]}, {t.n[0], t.n[1], t.n[2]});
+    const Vec3 d_u =
+        ge::coulomb_rate_change(t, total_next[contacts.i[k]], totals_of_j(k, total_next));
     const Vec3 w = ge::coulomb_face_operator(contacts.face[k], d_u, u);
     u_du += ge::dot(u, w);
     contacts.cg_p[k] = u + beta * contacts.cg_p[k];

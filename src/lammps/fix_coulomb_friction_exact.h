@@ -194,7 +194,6 @@ class FixCoulombFrictionExact : public Fix {
   void clear_direction_totals();
   double read_direction_response(double beta);
   double reduced_true_error();
-  double scaled_residual2(int k) const;
   void compute_row_bounds();
   void measure_residual();
   bool reached_tol();

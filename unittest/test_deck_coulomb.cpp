@@ -666,10 +666,10 @@ TEST(DeckCoulomb, BedConvergesToATightlySolvedReference)
 
 // `solver newton` (APGD to find the face, then Newton steps on it by conjugate gradients): on
 // the settled bed it ends every step below tol with fewer iterations (APGD and CG together)
-// than APGD alone (measured 2.2x fewer), and on 2 processes (its decisions taken on reduced
+// than APGD alone (measured 2.3x fewer), and on 2 processes (its decisions taken on reduced
 // values, the directions' totals exchanged with the ghosts) it moves the bed as on one, to what
 // tol allows: the sums of CG, taken in another order, stop it at a slightly different iterate
-// (measured 2.1e-9 g dt after 3 steps; the solves to 1e-8 of BedConvergesToATightlySolvedReference
+// (measured 4.1e-9 g dt after 3 steps; the solves to 1e-8 of BedConvergesToATightlySolvedReference
 // differ from the reference by up to 2.8e-7 g dt; a direction not exchanged with the ghosts
 // leaves the solve far from tol).
 TEST(DeckCoulomb, NewtonSolvesTheBedInFewerIterationsOnAnyNumberOfProcesses)
@@ -916,8 +916,8 @@ variable        after equal f_GE_COULOMB[10])");
 // at the next half step (contact_slip.hpp), step by step, have a median below 1e-8 g dt and a
 // 90th percentile below 1e-7 g dt, the issue's target, and no solve stops at its budget. The
 // former default, 20 Gauss-Seidel sweeps, leaves a median above 1e-8 (a measure that cannot
-// tell the two apart would fail here). Measured over 50 steps: median 6.8e-10 and 90th percentile
-// 1.4e-9 g dt by default, median 2.6e-5 and 90th percentile 9.7e-5 g dt with 20 sweeps.
+// tell the two apart would fail here). Measured over 50 steps: median 6.1e-10 and 90th percentile
+// 1.3e-9 g dt by default, median 2.6e-5 and 90th percentile 9.7e-5 g dt with 20 sweeps.
 TEST(DeckCoulomb, DefaultSettingsHoldTheStuckContactsAtRest)
 {
   {

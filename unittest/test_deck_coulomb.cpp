@@ -304,9 +304,9 @@ comm_modify vel yes
                                                    {"sweeps 20", true},
                                                    {"solver newton sweeps 101", false},
                                                    {"solver gs sweeps 20", false}};
+  int case_number = 0;
   for (const auto &[options, warns] : budgets) {
-    const std::string log = std::string("newton_budget_") + std::to_string(warns) +
-        std::to_string(std::string(options).size()) + ".log";
+    const std::string log = "newton_budget_" + std::to_string(++case_number) + ".log";
     {
       deck::Lammps lmp(log);
       lmp.command(atoms + "pair_style granular/exact\npair_coeff * * hooke 1000 tangential "

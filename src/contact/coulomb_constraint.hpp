@@ -451,6 +451,15 @@ GE_INLINE void coulomb_add_change(const R n[3], R rho_i, R rho_j, R total_i[6], 
   }
 }
 
+// A change of a contact's force into the two bodies' totals (coulomb_add_change), from its packed
+// terms (coulomb_sweep_terms) or from the contact
+GE_INLINE void coulomb_add_pair(const CoulombSweepTerms<double> &t, double *total_i,
+                                double *total_j, const Vec3 &change)
+{
+  const double dF[3] = {change.x, change.y, change.z};
+  coulomb_add_change(t.n, t.rho_i, t.rho_j, total_i, total_j, dF);
+}
+
 GE_INLINE void coulomb_add_pair(const CoulombContact &c, double *total_i, double *total_j,
                                 const Vec3 &change)
 {

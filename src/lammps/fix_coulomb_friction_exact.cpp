@@ -576,9 +576,8 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
       if (move.change2 > sums[0] * move.cap2) sums[0] = move.change2 / move.cap2;
       sums[1] += move.slope;
       contacts.stick[k] = move.stick;
-      const double y_change[3] = {move.y_change.x, move.y_change.y, move.y_change.z};
-      ge::coulomb_add_change(t.n, t.rho_i, t.rho_j, total_next[contacts.i[k]],
-                             totals_of_j(k, total_next), y_change);
+      ge::coulomb_add_pair(t, total_next[contacts.i[k]], totals_of_j(k, total_next),
+                           move.y_change);
     }
     std::swap(total, total_next);
     exchange_totals();
@@ -611,11 +610,11 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 /* ----------------------------------------------------------------------
    Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (100, or 25 from an
    extrapolated start) find which contacts stick and which slide, then Newton steps on that face,
-   each solved by diagonally preconditioned conjugate gradients, finish the step. A Newton step that does not at least halve the true
-   error (the face was not yet the solution's) sends the solve back to APGD for twice the
-   previous phase, from the forces it reached or, where it made them worse, from those before
-   it; after 3 such misses APGD alone finishes the solve. `sweeps` bounds the APGD and CG
-   iterations together.
+   each solved by diagonally preconditioned conjugate gradients, finish the step. A Newton step
+   that does not at least halve the true error (the face was not yet the solution's) sends the
+   solve back to APGD for twice the previous phase, from the forces it reached or, where it made
+   them worse, from those before it; after 3 such misses APGD alone finishes the solve. `sweeps`
+   bounds the APGD and CG iterations together.
    Every decision is taken on reduced values: all processes take the same path, and the motion is
    the same on any number of processes to what tol allows (CG's sums, taken in another order,
    stop it at a slightly different iterate).
@@ -732,9 +731,7 @@ int FixCoulombFrictionExact::newton_step(int most)
     const Vec3 &r = contacts.cg_r[k];
     const Vec3 u = ge::coulomb_face_precondition(contacts.face[k], r);
     contacts.cg_u[k] = u;
-    const double du[3] = {u.x, u.y, u.z};
-    ge::coulomb_add_change(t.n, t.rho_i, t.rho_j, total_next[contacts.i[k]],
-                           totals_of_j(k, total_next), du);
+    ge::coulomb_add_pair(t, total_next[contacts.i[k]], totals_of_j(k, total_next), u);
     sums[0] += ge::dot(r, u);
     const double left = ge::coulomb_scaled_residual2(t, r);
     if (left > sums[1]) sums[1] = left;    // (std::fmax: a call per contact)

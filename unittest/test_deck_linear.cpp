@@ -268,6 +268,39 @@ TEST(DeckLinear, RenumberedAtomsAreRejected)
   }
 }
 
+// Atoms created between or during runs (create_atoms, fix deposit or fix pour) are new, not
+// renumbered: they go on without the error above. LAMMPS does not clear a created atom's
+// custom per-atom values, so the ID recorded for it is whatever its slot held last; a slot
+// freed by deleting an atom holds the ID of the atom moved from it (pouring and writing a
+// restart file stopped with the error above). The spheres of the test above: the far one (ID 1)
+// deleted, then a new one made in its slot by create_atoms (ID 4) and another by fix deposit
+// (ID 5) while the touching pair keeps its contact (no time integration: it stays as made);
+// deleting the new one with 'compress yes' after that is still caught.
+TEST(DeckLinear, CreatedAtomsAreNotTakenForRenumberedOnes)
+{
+  const std::string spheres = std::string(deck::kEmptyGranularBox) +
+      "create_atoms 1 single 3.5 3.5 3.5\ncreate_atoms 1 single 1 1 1\n"
+      "create_atoms 1 single 1.9 1 1\nset group all diameter 1.0\n"
+      "set group all density 1.0\ngroup far id 1\nregion corner block 3 4 3 4 3 4\n";
+  for (const char *store : kStores) {
+    SCOPED_TRACE(store);
+    deck::Lammps lmp;
+    lmp.command(spheres + "pair_style granular/exact history " + store +
+                "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5\n"
+                "delete_atoms group far compress no");
+    EXPECT_EQ(lmp.error_of("create_atoms 1 single 3.5 3.5 3.5\nset atom 4 diameter 1.0\n"
+                           "set atom 4 density 1.0\nrun 5"),
+              "");
+    EXPECT_EQ(lmp.error_of("group created id 4\ndelete_atoms group created compress no\n"
+                           "fix add all deposit 1 1 1 5678 region corner id max\nrun 2\n"
+                           "unfix add\nrun 0"),
+              "");
+    EXPECT_EQ(lmp.thermo("atoms"), 3.0);
+    const std::string msg = lmp.error_of("group new id 5\ndelete_atoms group new\nrun 0");
+    EXPECT_NE(msg.find("atom IDs were changed since the last run"), std::string::npos) << msg;
+  }
+}
+
 // After read_restart the history fixes are made at the first run's setup, and LAMMPS hands them
 // the file's per-atom data in the order the atoms had when it was read: deleting atoms before
 // that setup gives atoms other atoms' histories. An error that says to give 'run 0' first; with

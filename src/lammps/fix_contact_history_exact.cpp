@@ -12,6 +12,7 @@
 #include "modify.h"
 #include "neigh_list.h"
 #include "pair.h"
+#include "recorded_atom_id.h"
 #include "update.h"
 
 #include <cstring>
@@ -483,6 +484,7 @@ void FixContactHistoryExact::set_arrays(int i)
   blob_offset[i] = 0;
   blob_length[i] = 0;
   blob_records[i] = 0;
+  forget_recorded_atom_id(atom, i);
 }
 
 int FixContactHistoryExact::pack_exchange(int i, double *buf)

@@ -8,6 +8,7 @@
 #include "comm.h"
 #include "error.h"
 #include "my_page.h"
+#include "recorded_atom_id.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
@@ -41,6 +42,13 @@ void FixNeighHistoryExact::post_neighbor()
 {
   FixNeighHistory::post_neighbor();
   if (client) client->work_after_build();
+}
+
+// an atom just created: no partners (LAMMPS' store) and no recorded ID (recorded_atom_id.h)
+void FixNeighHistoryExact::set_arrays(int i)
+{
+  FixNeighHistory::set_arrays(i);
+  forget_recorded_atom_id(atom, i);
 }
 
 bigint FixNeighHistoryExact::entries_held() const

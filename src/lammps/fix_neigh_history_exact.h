@@ -41,6 +41,7 @@ class FixNeighHistoryExact : public FixNeighHistory {
   void init() override;
   void pre_exchange() override;
   void post_neighbor() override;
+  void set_arrays(int) override;
   // contacts with a stored state held by the owned atoms (between runs: since post_run())
   bigint entries_held() const;
   void write_restart(FILE *) override;

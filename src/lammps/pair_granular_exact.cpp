@@ -34,6 +34,7 @@
 #include "modify.h"
 #include "neigh_list.h"
 #include "neighbor.h"
+#include "recorded_atom_id.h"
 #include "update.h"
 
 #include <cmath>
@@ -894,15 +895,14 @@ void PairGranularExact::create_atom_id_fix()
   // (a run with Kokkos (-k on) has Kokkos atom styles, whose per-atom vectors only the /kk
   // variant of fix property/atom may grow)
   const char *style = lmp->kokkos ? "property/atom/kk" : "property/atom";
-  modify->add_fix(fmt::format("{} all {} d_GE_history_atom_id writedata no", id_atom_ids, style));
+  modify->add_fix(
+      fmt::format("{} all {} d_{} writedata no", id_atom_ids, style, kRecordedAtomIdName));
 }
 
 void PairGranularExact::check_atom_ids()
 {
-  int is_double = 0, columns = 0;
-  const int index = atom->find_custom("GE_history_atom_id", is_double, columns);
-  if (index < 0 || !is_double || columns != 0) return;
-  double *was = atom->dvector[index];
+  double *was = recorded_atom_ids(atom);
+  if (was == nullptr) return;
   const tagint *tag = atom->tag;
   const tagint renumbered = an_atom_where(
       atom, world, [&](int i) { return was[i] != 0.0 && was[i] != static_cast<double>(tag[i]); });

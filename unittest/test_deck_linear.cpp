@@ -301,6 +301,56 @@ TEST(DeckLinear, CreatedAtomsAreNotTakenForRenumberedOnes)
   }
 }
 
+// Atoms poured during a run are recorded with their IDs as they are made, so the checks above
+// hold for them before the next run's setup: a delete_atoms with 'compress yes' right after the
+// pouring run is an error, and so is a deletion between read_restart of a file that the restart
+// command wrote during that run and the first run (before, the poured atoms went unchecked and
+// their histories were attached to other partners). 40 spheres poured onto a floor.
+TEST(DeckLinear, PouredAtomsAreCheckedBeforeTheNextRun)
+{
+  const std::string pour = R"(units lj
+atom_style sphere
+boundary p p f
+comm_modify vel yes
+region box block 0 4 0 4 0 16
+create_box 1 box
+region drop block 0.5 3.5 0.5 3.5 4 15
+neighbor 0.15 bin
+neigh_modify delay 0 every 1 check yes
+fix integrate all nve/sphere
+fix gravity all gravity 10.0 vector 0 0 -1
+fix drop all pour 40 1 3123 region drop diam range 0.8 1.0 dens 1 1
+timestep 0.001
+compute touching all contact/atom
+compute touching_sum all reduce sum c_touching
+variable touching equal c_touching_sum
+)";
+  for (const char *store : kStores) {
+    SCOPED_TRACE(store);
+    const std::string styles = std::string("pair_style granular/exact history ") + store +
+        "\npair_coeff * * hooke 2000 damping viscous 10 0 tangential classic 1600 0.4\n"
+        "fix floor all wall/gran/exact hooke 2000 damping viscous 10 0 tangential classic "
+        "1600 0.4 zplane 0 NULL\n";
+    {
+      deck::Lammps lmp;
+      lmp.command(pour + styles + "restart 2500 poured.*.restart\nrun 3000\nrun 0 post no");
+      ASSERT_EQ(lmp.thermo("atoms"), 40.0);
+      ASSERT_GT(lmp.variable("touching"), 0.0);
+    }
+    {
+      deck::Lammps lmp;
+      lmp.command(pour + styles + "run 3000");
+      const std::string msg = lmp.error_of("group first id 1\ndelete_atoms group first\nrun 0");
+      EXPECT_NE(msg.find("atom IDs were changed since the last run"), std::string::npos) << msg;
+    }
+    deck::Lammps lmp;
+    lmp.command("read_restart poured.2500.restart\ncomm_modify vel yes\n" + styles +
+                "fix integrate all nve/sphere\nregion low block INF INF INF INF 0 1.2\n");
+    const std::string msg = lmp.error_of("delete_atoms region low compress no\nrun 0");
+    EXPECT_NE(msg.find("between read_restart and the first run"), std::string::npos) << msg;
+  }
+}
+
 // After read_restart the history fixes are made at the first run's setup, and LAMMPS hands them
 // the file's per-atom data in the order the atoms had when it was read: deleting atoms before
 // that setup gives atoms other atoms' histories. An error that says to give 'run 0' first; with

@@ -64,7 +64,8 @@ FixContactHistoryExact::FixContactHistoryExact(LAMMPS *lmp, int narg, char **arg
   FixContactHistoryExact::grow_arrays(atom->nmax);
   atom->add_callback(Atom::GROW);
   atom->add_callback(Atom::RESTART);
-  for (int i = 0; i < atom->nlocal; i++) set_arrays(i);
+  // (not set_arrays(): the existing atoms keep the IDs recorded for them, recorded_atom_id.h)
+  for (int i = 0; i < atom->nlocal; i++) clear_partners(i);
 
   nlocal_neigh = nall_neigh = 0;
   commflag = COMM_COUNTS;
@@ -478,13 +479,19 @@ void FixContactHistoryExact::copy_arrays(int i, int j, int /*delflag*/)
   blob_records[j] = blob_records[i];
 }
 
-void FixContactHistoryExact::set_arrays(int i)
+void FixContactHistoryExact::clear_partners(int i)
 {
   npartner[i] = 0;
   blob_offset[i] = 0;
   blob_length[i] = 0;
   blob_records[i] = 0;
-  forget_recorded_atom_id(atom, i);
+}
+
+// an atom just created: no partners, its ID recorded
+void FixContactHistoryExact::set_arrays(int i)
+{
+  clear_partners(i);
+  record_created_atom_id(atom, i);
 }
 
 int FixContactHistoryExact::pack_exchange(int i, double *buf)

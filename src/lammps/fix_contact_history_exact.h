@@ -66,6 +66,7 @@ class FixContactHistoryExact : public Fix {
   void grow_arrays(int) override;
   void copy_arrays(int, int, int) override;
   void set_arrays(int) override;
+  void clear_partners(int);
 
   int pack_reverse_comm_size(int, int) override;
   int pack_reverse_comm(int, int, double *) override;

@@ -44,11 +44,11 @@ void FixNeighHistoryExact::post_neighbor()
   if (client) client->work_after_build();
 }
 
-// an atom just created: no partners (LAMMPS' store) and no recorded ID (recorded_atom_id.h)
+// an atom just created: no partners (LAMMPS' store), its ID recorded (recorded_atom_id.h)
 void FixNeighHistoryExact::set_arrays(int i)
 {
   FixNeighHistory::set_arrays(i);
-  forget_recorded_atom_id(atom, i);
+  record_created_atom_id(atom, i);
 }
 
 bigint FixNeighHistoryExact::entries_held() const

@@ -25,13 +25,18 @@ inline double *recorded_atom_ids(Atom *atom)
   return atom->dvector[index];
 }
 
-// An atom just created (create_atoms, read_data, fix pour, fix deposit) has no recorded ID.
-// LAMMPS does not clear a created atom's custom per-atom values: it would keep what its slot
-// last held, another atom's ID where an atom was deleted or moved from the slot, and be taken
-// for a renumbered atom. Called from the history fixes' set_arrays() (create_attribute).
-inline void forget_recorded_atom_id(Atom *atom, int i)
+// An atom just created (create_atoms, read_data, fix pour, fix deposit) is recorded with the ID
+// it has then: fix pour and fix deposit give it before they call the fixes' set_arrays(), read
+// data reads it; create_atoms gives it after (0: none recorded, the next run's setup records
+// it, and the atom holds no contact before that run). Otherwise LAMMPS would leave the atom
+// what its slot last held: another atom's ID where an atom was deleted or moved from the slot
+// (taken for a renumbered atom), or an atom created during a run would escape the check until
+// the next run's setup (a delete_atoms with 'compress yes' right after a pour, or a restart file
+// written by the restart command during it). Called from the history fixes' set_arrays()
+// (create_attribute).
+inline void record_created_atom_id(Atom *atom, int i)
 {
-  if (double *was = recorded_atom_ids(atom)) was[i] = 0.0;
+  if (double *was = recorded_atom_ids(atom)) was[i] = static_cast<double>(atom->tag[i]);
 }
 
 }    // namespace LAMMPS_NS

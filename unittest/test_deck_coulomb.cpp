@@ -730,6 +730,55 @@ TEST(DeckCoulomb, NewtonSolvesTheBedInFewerIterationsOnAnyNumberOfProcesses)
   EXPECT_LE(difference, 1e-7 * g_dt);
 }
 
+// compute stress/atom takes the friction's virial too: the spheres' per-atom stresses sum to
+// minus the pressure's virial (all six components), on 1 and on 2 processes, where half of a
+// contact's virial may fall on a ghost and is summed into its owner. (It was left out: the sum
+// missed the friction's share, 8 % of the zz component in a pour, with no warning.) The settled
+// bed, one step.
+TEST(DeckCoulomb, PerAtomStressesSumToThePressureVirial)
+{
+  {
+    deck::Lammps lmp;
+    lmp.command("variable restart index coulomb_bed_stress.restart\ninclude " +
+                deck::source_path("unittest/decks/in.coulomb_bed"));
+  }
+  std::string deck = bed_run("coulomb_bed_stress.restart", "solver gs sweeps 20", 1);
+  deck.insert(deck.rfind("run "),
+              "compute stress all stress/atom NULL virial\n"
+              "compute stress_sum all reduce sum c_stress[1] c_stress[2] c_stress[3] "
+              "c_stress[4] c_stress[5] c_stress[6]\n"
+              "compute virial all pressure NULL virial\n"
+              "thermo_style custom step c_stress_sum[*] c_virial[*] vol\n");
+  std::ofstream("bed_stress.in")
+      << deck
+      << "variable friction equal f_GE_COULOMB[2]\n"
+         "print \"GE_STUCK $(v_friction)\"\n"
+         "print \"GE_SUMS $(c_stress_sum[1]:%.15e) $(c_stress_sum[2]:%.15e) "
+         "$(c_stress_sum[3]:%.15e) $(c_stress_sum[4]:%.15e) $(c_stress_sum[5]:%.15e) "
+         "$(c_stress_sum[6]:%.15e)\"\n"
+         "print \"GE_VIRIAL $(c_virial[1]*vol:%.15e) $(c_virial[2]*vol:%.15e) "
+         "$(c_virial[3]*vol:%.15e) $(c_virial[4]*vol:%.15e) $(c_virial[5]*vol:%.15e) "
+         "$(c_virial[6]*vol:%.15e)\"\n";
+  for (int procs : {1, 2}) {
+    SCOPED_TRACE(procs);
+    const std::string log = "bed_stress_np" + std::to_string(procs) + ".log";
+    ASSERT_EQ(deck::run_mpi(procs, "bed_stress.in", "", log), 0) << log << ".out";
+    const std::string text = deck::read_text(log);
+    ASSERT_GT(deck::value_after(text, "GE_STUCK "), 1000.0);
+    std::istringstream sums(text.substr(text.rfind("GE_SUMS ") + 8));
+    std::istringstream virial(text.substr(text.rfind("GE_VIRIAL ") + 10));
+    double largest = 0.0;
+    double s[6], w[6];
+    for (int m = 0; m < 6; m++) {
+      sums >> s[m];
+      virial >> w[m];
+      largest = std::fmax(largest, std::fabs(w[m]));
+    }
+    ASSERT_GT(largest, 0.0);
+    for (int m = 0; m < 6; m++) EXPECT_NEAR(s[m], -w[m], 1e-10 * largest) << "component " << m;
+  }
+}
+
 // fix_modify GE_COULOMB export writes a step's friction problem for solver studies outside
 // LAMMPS (bench/device/coulomb_apgd.cu solves it on a GPU). Read back and solved by the host
 // APGD of unittest/device/coulomb_problem.hpp, the exported step of the settled bed takes the

@@ -76,6 +76,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   global_freq = 1;
   restart_global = 1;
   virial_global_flag = 1;
+  virial_peratom_flag = 1;    // (compute stress/atom)
   thermo_virial = 1;
 }
 
@@ -1037,6 +1038,7 @@ void FixCoulombFrictionExact::finish(int vflag)
                          l.x * force_on_i.y, l.x * force_on_i.z, l.y * force_on_i.z};
     for (int m = 0; m < 6; m++) virial[m] += w[m];
   }
+  if (vflag_atom) tally_peratom_virial();
   max_stuck_slip = std::sqrt(max_stuck_slip);
   if (!setup_step) decide_next_start();
   dissipated += dissipation;
@@ -1061,6 +1063,34 @@ double FixCoulombFrictionExact::dissipation_by_atoms() const
                                         ftm2v * inv_inertia[k], tau);
   }
   return sum;
+}
+
+// compute stress/atom: each sphere pair's friction virial l (x) F, half to each sphere (as the
+// pair styles tally theirs; a wall's is the wall fix's). LAMMPS takes a fix's per-atom virial
+// for its owned atoms only: the halves on ghosts are summed into their owners first, through
+// the directions' totals (free after the solve).
+void FixCoulombFrictionExact::tally_peratom_virial()
+{
+  clear_direction_totals();
+  for (int k = 0; k < ncontacts; k++) {
+    const int j = contacts.j[k];
+    if (j < 0) continue;
+    const Vec3 &l = contacts.branch[k], &force_on_i = contacts.force[k];
+    const double half[6] = {0.5 * l.x * force_on_i.x, 0.5 * l.y * force_on_i.y,
+                            0.5 * l.z * force_on_i.z, 0.5 * l.x * force_on_i.y,
+                            0.5 * l.x * force_on_i.z, 0.5 * l.y * force_on_i.z};
+    for (int m = 0; m < 6; m++) {
+      total_next[contacts.i[k]][m] += half[m];
+      total_next[j][m] += half[m];
+    }
+  }
+  if (ghost_totals) {
+    comm_mode = COMM_PROBE;
+    comm->reverse_comm(this);
+    comm_mode = COMM_TOTALS;
+  }
+  for (int b = 0; b < atom->nlocal; b++)
+    for (int m = 0; m < 6; m++) vatom[b][m] += total_next[b][m];
 }
 
 // How far each start was from the forces the solve reached, summed over the contacts with a

@@ -192,6 +192,7 @@ class FixCoulombFrictionExact : public Fix {
   void take_newton_step(double &largest_change);
   void release_sliding();
   void clear_direction_totals();
+  void tally_peratom_virial();
   double read_direction_response(double beta);
   double reduced_true_error();
   void compute_row_bounds();

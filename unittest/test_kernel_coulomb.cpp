@@ -1739,6 +1739,44 @@ TEST(CoulombKernel, NewtonOnTheRimConvergesQuadratically)
   }
 }
 
+// The Newton CG's symmetric Gauss-Seidel preconditioner runs in Eisenstat's form, which is exact
+// only if a sweep step inverts the contact's own block of the Newton operator exactly: from
+// zero totals, y = coulomb_face_sweep_step(rhs) gives back rhs through the operator's row
+// (coulomb_face_operator of the rate change y itself makes), for stuck and sliding contacts of
+// random touching spheres (some immovable, some not turning), to roundoff; the coupling it reads
+// from totals that another contact's y made is that contact's share of the operator.
+TEST(CoulombKernel, SweepStepInvertsTheContactsOwnBlock)
+{
+  std::mt19937 rng(41);
+  for (int trial = 0; trial < 200; ++trial) {
+    CoulombBody i, j;
+    random_touching_pair(rng, trial, i, j);
+    const CoulombContact c =
+        coulomb_sphere_contact(i, j, 1.0, mat.dt, CoulombKinematics::Geometric);
+    const CoulombCoupling k =
+        coulomb_coupling(c, i.inv_mass, i.inv_inertia, j.inv_mass, j.inv_inertia, 1.0);
+    const CoulombSweepTerms<double> t = coulomb_sweep_terms(c, k);
+    // every other trial on its rim (slides), with a rate against its force
+    const Vec3 tangent = project_onto_plane(random_vec(rng, 1.0), c.normal);
+    const Vec3 force = (trial % 2 ? 1.0 : 0.5) * (c.cap / norm(tangent)) * tangent;
+    const Vec3 rate = -0.3 * force + 0.1 * cross(c.normal, force);
+    const CoulombFace face = coulomb_face(c, k, force, rate);
+    ASSERT_EQ(face.sliding, trial % 2 == 1);
+    // (a rate: tangential)
+    const Vec3 rhs = coulomb_onto_face(face, project_onto_plane(random_vec(rng, 1.0), c.normal));
+    double ti[6] = {0, 0, 0, 0, 0, 0}, tj[6] = {0, 0, 0, 0, 0, 0};
+    Vec3 coupling;
+    const Vec3 y = coulomb_face_sweep_step(t, face, rhs, ti, tj, coupling);
+    EXPECT_EQ(norm(coupling), 0.0);
+    // the operator's row at y: the rate change y's own totals make, and its curvature
+    const Vec3 row = coulomb_face_operator(face, coulomb_rate_change(t, ti, tj), y);
+    EXPECT_LE(norm(row - rhs), 1e-12 * norm(rhs)) << trial;
+    // a second step from the same totals reads y's share: D_cc y without the curvature
+    coulomb_face_sweep_step(t, face, rhs, ti, tj, coupling);
+    EXPECT_LE(norm(coupling + face.curvature * y - rhs), 1e-12 * norm(rhs)) << trial;
+  }
+}
+
 // The face of a contact: a force inside its disk is free in the tangent plane; one on its rim
 // only along e = n x F/|F|; a contact without friction has no freedom. A Newton step that takes
 // a free force outside its disk is clipped onto the rim; a sliding force goes back onto it.

@@ -678,6 +678,29 @@ GE_INLINE Vec3 coulomb_face_precondition(const CoulombFace &face, const Vec3 &r)
   return coulomb_onto_face(face, face.inverse_diagonal * r);
 }
 
+// The coupling of a contact to the directions already in the totals: (D y)_c on its face, from
+// the totals that the other contacts' y make (read before the contact adds its own).
+GE_INLINE Vec3 coulomb_face_coupling(const CoulombSweepTerms<double> &t, const CoulombFace &face,
+                                     const double *total_i, const double *total_j)
+{
+  return coulomb_onto_face(face, coulomb_rate_change(t, total_i, total_j));
+}
+
+// One contact's step of a Gauss-Seidel sweep over the Newton system (the symmetric Gauss-Seidel
+// preconditioner of its conjugate gradients, Coulomb Newton in the design notes): y_c =
+// D_cc^-1 (rhs - coupling) on the face, D_cc its diagonal block (1/m_t plus the curvature), the
+// coupling that of the contacts before it in the sweep, read from the totals (and given back);
+// y_c is then added to the totals, for the contacts after it.
+GE_INLINE Vec3 coulomb_face_sweep_step(const CoulombSweepTerms<double> &t, const CoulombFace &face,
+                                       const Vec3 &rhs, double *total_i, double *total_j,
+                                       Vec3 &coupling)
+{
+  coupling = coulomb_face_coupling(t, face, total_i, total_j);
+  const Vec3 y = coulomb_face_precondition(face, rhs - coupling);
+  coulomb_add_pair(t, total_i, total_j, y);
+  return y;
+}
+
 // The force after a Newton step delta, back on the disk: a sliding force onto its rim, a stuck
 // one clipped where the step took it outside (it slides from then on).
 GE_INLINE Vec3 coulomb_newton_force(const CoulombContact &c, const CoulombFace &face,

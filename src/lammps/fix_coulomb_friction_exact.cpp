@@ -19,6 +19,7 @@
 
 #include "contact/catalogue_law.hpp"    // the layout of a contact's state (CS_*, TS_CF_*)
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -51,7 +52,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   sphere_tally = nullptr;
   begun = setup_step = false;
   tau = 0.0;
-  total = total_next = received = nullptr;
+  total = total_next = received = sweep_local = nullptr;
   inv_mass = inv_inertia = holders = nullptr;
   body_sums = nullptr;
   owner_proc = owner_index = nullptr;
@@ -84,6 +85,7 @@ FixCoulombFrictionExact::~FixCoulombFrictionExact()
 {
   memory->destroy(total);
   memory->destroy(total_next);
+  memory->destroy(sweep_local);
   memory->destroy(received);
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
@@ -147,6 +149,7 @@ void FixCoulombFrictionExact::grow_per_atom_arrays()
   nmax = atom->nmax;
   memory->destroy(total);
   memory->destroy(total_next);
+  memory->destroy(sweep_local);
   memory->destroy(received);
   memory->destroy(inv_mass);
   memory->destroy(inv_inertia);
@@ -156,6 +159,7 @@ void FixCoulombFrictionExact::grow_per_atom_arrays()
   memory->destroy(owner_index);
   memory->create(total, nmax, 6, "coulomb/exact:total");
   memory->create(total_next, nmax, 6, "coulomb/exact:total_next");
+  memory->create(sweep_local, nmax, 6, "coulomb/exact:sweep_local");
   memory->create(body_sums, nmax, 2, "coulomb/exact:body_sums");
   memory->create(received, nmax, 6, "coulomb/exact:received");
   memory->create(inv_mass, nmax, "coulomb/exact:inv_mass");
@@ -248,6 +252,7 @@ void FixCoulombFrictionExact::Contacts::add_slot()
   cg_p.emplace_back();
   cg_s.emplace_back();
   cg_u.emplace_back();
+  cg_half.emplace_back();
   stick.emplace_back();
   counted.emplace_back();
   tally.emplace_back();
@@ -258,7 +263,7 @@ double FixCoulombFrictionExact::Contacts::memory_usage() const
   const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
       sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 9.0 * sizeof(ge::Vec3) +
       sizeof(ge::CoulombFace) + sizeof(ge::CoulombSweepTerms<double>) +
-      sizeof(double) + 2.0 +
+      2.0 * sizeof(double) + 2.0 +
       sizeof(CoulombFrictionTally *);
   return per_slot * static_cast<double>(i.capacity());
 }
@@ -643,6 +648,8 @@ constexpr double kCgReduction = 0.01;
 // 255.0 on 72 at rest, 904.8, 895.4, 895.4 moving, and 484.8, 484.8, 519.5 on the 36-layer bed
 // 24 spheres wide: 0.6 is at least as good as 0.3 on every bed)
 constexpr double kCgStopOfTol = 0.6;
+// the most CG iterations between two computations of the true residual (each one more sweep)
+constexpr int kCgCheckEvery = 16;
 }    // namespace
 
 double FixCoulombFrictionExact::solve_newton()
@@ -712,106 +719,169 @@ double FixCoulombFrictionExact::reduced_true_error()
   return all;
 }
 
-// The Newton step x on the face of the forces, by preconditioned conjugate gradients: at most
-// `most` iterations, until every contact's left rate m_t |r| / mu F_n is 1 % of the largest at
-// the start, or 0.6 tol. Returns the iterations.
-// CG in the form of Chronopoulos & Gear (J. Comput. Appl. Math. 25, 1989): the preconditioned
-// residual u is spread into the totals and w = D u read from them, the direction's image
-// s = D p follows from s = w + beta s, and alpha = (r, u) / (p, D p) from (r, u) and (u, D u).
-// So each iteration is two passes over the contacts: the step (x, r, u) with the spreading of
-// u, then the reading of w with the new direction (p, s), where the textbook form needs three
-// (the same iterates in exact arithmetic).
+// The Newton step x on the face of the forces, by conjugate gradients preconditioned with
+// symmetric Gauss-Seidel (SSOR with omega = 1) in the form of Eisenstat (SIAM J. Sci. Stat.
+// Comput. 2, 1981; notes: Coulomb Newton). With A = L + D + U + C the Newton operator on the
+// face (D the contacts' diagonal blocks, L and U the couplings to the contacts before and after
+// in this process's list, C those to other processes' contacts, which the preconditioner leaves
+// out), CG runs on E^-1 A E^-T, E = (D + L) D^-1/2, whose product is one backward and one
+// forward sweep over the contacts and no product with A:
+//   (D + L)^-1 A (D + U)^-1 v = t + (D + L)^-1 (U t + C t),   t = (D + U)^-1 v,
+// and x = E^-T p gathers alpha t of every iteration. At most `most` iterations, until every
+// contact's left rate m_t |r| / mu F_n is 1 % of the largest at the start, or 0.6 tol: r = E
+// r_hat is recomputed (one more sweep) where the decay of |r_hat| since the last check predicts
+// the stop, or every 16 iterations. Returns the iterations.
 int FixCoulombFrictionExact::newton_step(int most)
 {
-  // contact k's preconditioned residual u = M^-1 r, spread into the totals that
-  // read_direction_response() reads D u from; adds (r, u) and the largest scaled |r|^2 to sums
-  // (a lambda, inlined: as a called function it cost the iteration 10 %)
-  double sums[2] = {0.0, 0.0};
-  auto spread_residual = [&](int k) {
-    const ge::CoulombSweepTerms<double> &t = contacts.terms[k];
-    const Vec3 &r = contacts.cg_r[k];
-    const Vec3 u = ge::coulomb_face_precondition(contacts.face[k], r);
-    contacts.cg_u[k] = u;
-    ge::coulomb_add_pair(t, total_next[contacts.i[k]], totals_of_j(k, total_next), u);
-    sums[0] += ge::dot(r, u);
-    const double left = ge::coulomb_scaled_residual2(t, r);
-    if (left > sums[1]) sums[1] = left;    // (std::fmax: a call per contact)
-  };
-  // the sums over all processes: (r, u) and the largest scaled |r|^2
-  double ru = 0.0, largest = 0.0;
-  auto reduce_sums = [&]() {
-    MPI_Allreduce(&sums[0], &ru, 1, MPI_DOUBLE, MPI_SUM, world);
-    MPI_Allreduce(&sums[1], &largest, 1, MPI_DOUBLE, MPI_MAX, world);
-  };
-  clear_direction_totals();
-  for (int k = 0; k < ncontacts; k++) {
-    const Vec3 rate = rate_of(k);
-    contacts.face[k] =
-        ge::coulomb_face(contacts.c[k], contacts.coupling[k], contacts.force[k], rate);
-    contacts.cg_x[k] = contacts.cg_p[k] = contacts.cg_s[k] = Vec3{0, 0, 0};
-    contacts.cg_r[k] = ge::coulomb_onto_face(contacts.face[k], -1.0 * rate);
-    spread_residual(k);
-  }
-  reduce_sums();
+  const double largest = start_newton_system();
   const double stop = std::fmax(kCgStopOfTol * settings.tol, kCgReduction * std::sqrt(largest));
-  double ru_before = 0.0, alpha = 0.0;
-  int iterations = 0;
-  while (iterations < most && ru > 0.0) {
-    const double beta = iterations == 0 ? 0.0 : ru / ru_before;
+  double rr = 0.0;
+  for (int k = 0; k < ncontacts; k++) rr += ge::dot(contacts.cg_r[k], contacts.cg_r[k]);
+  rr = sum_all(rr);
+  double checked_largest = largest, checked_rr = rr, beta = 0.0;
+  int iterations = 0, checked_at = 0;
+  while (iterations < most && rr > 0.0) {
     iterations++;
-    // (p, D p) of the direction p = u + beta p, from (u, D u) and the recurrences
-    const double u_du = read_direction_response(beta);
-    const double p_dp = iterations == 1 ? u_du : u_du - beta * ru / alpha;
-    if (!(p_dp > 0.0)) break;    // (no curvature left along p: nothing more to gain)
-    alpha = ru / p_dp;
-    clear_direction_totals();
-    sums[0] = sums[1] = 0.0;
+    ssor_backward_sweep(beta);
+    ssor_take_remote_coupling();
+    const double p_q = sum_all(ssor_forward_sweep());
+    if (!(p_q > 0.0)) break;    // (no curvature left along p: nothing more to gain)
+    const double alpha = rr / p_q;
+    double rr_next = 0.0;
     for (int k = 0; k < ncontacts; k++) {
-      contacts.cg_x[k] = contacts.cg_x[k] + alpha * contacts.cg_p[k];
+      contacts.cg_x[k] = contacts.cg_x[k] + alpha * contacts.cg_u[k];
       contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_s[k];
-      spread_residual(k);
+      rr_next += ge::dot(contacts.cg_r[k], contacts.cg_r[k]);
     }
-    ru_before = ru;
-    reduce_sums();
-    if (largest <= stop * stop) break;
+    rr_next = sum_all(rr_next);
+    beta = rr_next / rr;
+    rr = rr_next;
+    const bool predicted = checked_largest * rr <= stop * stop * checked_rr;
+    if (predicted || iterations - checked_at >= kCgCheckEvery) {
+      checked_largest = ssor_true_residual();
+      checked_rr = rr;
+      checked_at = iterations;
+      if (checked_largest <= stop * stop) break;
+    }
   }
   return iterations;
 }
 
-// A zeroed copy of the per-atom totals (total_next) for the response to the directions u.
+// The Newton system at the forces: every contact's face and D^1/2, x = 0, and the split
+// system's residual r_hat = E^-1 b = D^1/2 (D + L)^-1 b (a forward sweep) for b, the rates on
+// the faces. Returns the largest (m_t |b| / mu F_n)^2 (all processes).
+double FixCoulombFrictionExact::start_newton_system()
+{
+  double largest = 0.0;
+  clear_direction_totals();
+  for (int k = 0; k < ncontacts; k++) {
+    const Vec3 rate = rate_of(k);
+    const ge::CoulombFace face =
+        ge::coulomb_face(contacts.c[k], contacts.coupling[k], contacts.force[k], rate);
+    contacts.face[k] = face;
+    contacts.cg_half[k] =
+        face.inverse_diagonal > 0.0 ? 1.0 / std::sqrt(face.inverse_diagonal) : 0.0;
+    contacts.cg_x[k] = Vec3{0, 0, 0};
+    const Vec3 b = ge::coulomb_onto_face(face, -1.0 * rate);
+    const double left = ge::coulomb_scaled_residual2(contacts.terms[k], b);
+    if (left > largest) largest = left;    // (std::fmax: a call per contact)
+    Vec3 lower;
+    const Vec3 y = ge::coulomb_face_sweep_step(contacts.terms[k], face, b,
+                                               total_next[contacts.i[k]],
+                                               totals_of_j(k, total_next), lower);
+    contacts.cg_r[k] = contacts.cg_half[k] * y;
+  }
+  double all = 0.0;
+  MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  return all;
+}
+
+// a sum over all processes
+double FixCoulombFrictionExact::sum_all(double local)
+{
+  double all = 0.0;
+  MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, MPI_SUM, world);
+  return all;
+}
+
+// t = (D + U)^-1 D^1/2 p (backward, from zero totals), the direction p = r_hat + beta p made
+// first; cg_u gets t, cg_s the coupling U t of each contact
+void FixCoulombFrictionExact::ssor_backward_sweep(double beta)
+{
+  clear_direction_totals();
+  for (int k = ncontacts - 1; k >= 0; k--) {
+    const Vec3 p = contacts.cg_r[k] + beta * contacts.cg_p[k];
+    contacts.cg_p[k] = p;
+    contacts.cg_u[k] = ge::coulomb_face_sweep_step(
+        contacts.terms[k], contacts.face[k], contacts.cg_half[k] * p, total_next[contacts.i[k]],
+        totals_of_j(k, total_next), contacts.cg_s[k]);
+  }
+}
+
+// The forward sweep's start: zero totals, or, where contacts act on ghosts, minus the totals
+// that the other processes' t make, so that the sweep reads L y - C t: this process's totals of
+// t kept, the whole ones exchanged as the directions' totals are, and their difference.
+void FixCoulombFrictionExact::ssor_take_remote_coupling()
+{
+  if (!ghost_totals) {
+    clear_direction_totals();
+    return;
+  }
+  const int nall = atom->nlocal + atom->nghost;
+  for (int b = 0; b < nall; b++)
+    for (int m = 0; m < 6; m++) sweep_local[b][m] = total_next[b][m];
+  comm_mode = COMM_PROBE;
+  comm->reverse_comm(this);
+  comm->forward_comm(this);
+  comm_mode = COMM_TOTALS;
+  for (int b = 0; b < nall; b++)
+    for (int m = 0; m < 6; m++) total_next[b][m] = sweep_local[b][m] - total_next[b][m];
+}
+
+// y = (D + L)^-1 (U t + C t) (forward), and the image of the direction q = D^1/2 (t + y) into
+// cg_s. Returns this process's (p, q).
+double FixCoulombFrictionExact::ssor_forward_sweep()
+{
+  double p_q = 0.0;
+  for (int k = 0; k < ncontacts; k++) {
+    Vec3 lower;
+    const Vec3 y =
+        ge::coulomb_face_sweep_step(contacts.terms[k], contacts.face[k], contacts.cg_s[k],
+                                    total_next[contacts.i[k]], totals_of_j(k, total_next), lower);
+    const Vec3 q = contacts.cg_half[k] * (contacts.cg_u[k] + y);
+    contacts.cg_s[k] = q;
+    p_q += ge::dot(contacts.cg_p[k], q);
+  }
+  return p_q;
+}
+
+// The largest (m_t |r| / mu F_n)^2 of the true residual r = E r_hat = D^1/2 r_hat + L z,
+// z = D^-1/2 r_hat: a forward sweep that adds z (all processes)
+double FixCoulombFrictionExact::ssor_true_residual()
+{
+  clear_direction_totals();
+  double largest = 0.0, all = 0.0;
+  for (int k = 0; k < ncontacts; k++) {
+    const ge::CoulombSweepTerms<double> &t = contacts.terms[k];
+    const ge::CoulombFace &face = contacts.face[k];
+    double *total_i = total_next[contacts.i[k]], *total_j = totals_of_j(k, total_next);
+    const Vec3 r = contacts.cg_half[k] * contacts.cg_r[k] +
+        ge::coulomb_face_coupling(t, face, total_i, total_j);
+    const double left = ge::coulomb_scaled_residual2(t, r);
+    if (left > largest) largest = left;
+    ge::coulomb_add_pair(t, total_i, total_j,
+                         (face.inverse_diagonal * contacts.cg_half[k]) * contacts.cg_r[k]);
+  }
+  MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  return all;
+}
+
+// A zeroed copy of the per-atom totals (total_next) for the directions' totals alone.
 void FixCoulombFrictionExact::clear_direction_totals()
 {
   const int nall = atom->nlocal + atom->nghost;
   for (int b = 0; b < nall; b++)
     for (int m = 0; m < 6; m++) total_next[b][m] = 0.0;
-}
-
-// w = D u on the face for every contact, from the totals the directions u were spread into
-// (made whole across processes like the totals; ge::coulomb_rate_change,
-// ge::coulomb_face_operator), and with it the next direction p = u + beta p and its image
-// s = D p = w + beta s. Returns (u, D u) (all processes).
-double FixCoulombFrictionExact::read_direction_response(double beta)
-{
-  if (ghost_totals) {
-    comm_mode = COMM_PROBE;
-    comm->reverse_comm(this);
-    comm->forward_comm(this);
-    comm_mode = COMM_TOTALS;
-  }
-  for (double &w : wall_side) w = 0.0;
-  double u_du = 0.0, all = 0.0;
-  for (int k = 0; k < ncontacts; k++) {
-    const ge::CoulombSweepTerms<double> &t = contacts.terms[k];
-    const Vec3 &u = contacts.cg_u[k];
-    const Vec3 d_u =
-        ge::coulomb_rate_change(t, total_next[contacts.i[k]], totals_of_j(k, total_next));
-    const Vec3 w = ge::coulomb_face_operator(contacts.face[k], d_u, u);
-    u_du += ge::dot(u, w);
-    contacts.cg_p[k] = u + beta * contacts.cg_p[k];
-    contacts.cg_s[k] = w + beta * contacts.cg_s[k];
-  }
-  MPI_Allreduce(&u_du, &all, 1, MPI_DOUBLE, MPI_SUM, world);
-  return all;
 }
 
 // The forces moved by the Newton step x, back onto their disks (ge::coulomb_newton_force), with

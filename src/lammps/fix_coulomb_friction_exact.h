@@ -106,14 +106,16 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<double> inv_row;       // APGD: 1/R_c, the contact's preconditioned step
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
     // Newton (solve_newton): the force before the step, the contact's face and its
-    // conjugate-gradient vectors (newton_step): the step x, the residual r, the preconditioned
-    // residual u, the direction p and its image s = D p on the face; and (APGD and Newton,
-    // solve()) the terms of c and coupling that their passes read, packed (112 of their 192
-    // bytes: on beds too large for the caches every pass streams them from memory)
+    // conjugate-gradient vectors (newton_step, SSOR in Eisenstat's form): the step x, the split
+    // system's residual r_hat and direction p, t = E^-T p, the coupling U t and then the image
+    // q of p, and D^1/2; and (APGD and Newton, solve()) the terms of c and coupling that their
+    // passes read, packed (112 of their 192 bytes: on beds too large for the caches every pass
+    // streams them from memory)
     std::vector<ge::Vec3> before;
     std::vector<ge::CoulombFace> face;
     std::vector<ge::CoulombSweepTerms<double>> terms;
-    std::vector<ge::Vec3> cg_x, cg_r, cg_u, cg_p, cg_s;
+    std::vector<ge::Vec3> cg_x, cg_r, cg_p, cg_u, cg_s;
+    std::vector<double> cg_half;
     std::vector<char> stick;
     std::vector<char> counted;         // run setup: the last step counted this kick's dissipation
     std::vector<CoulombFrictionTally *> tally;    // who is told the friction (may be nullptr)
@@ -131,8 +133,9 @@ class FixCoulombFrictionExact : public Fix {
 
   int nmax;
   double **total;         // per atom (owned and ghost): force 0..2, torque 3..5
+  double **sweep_local;   // Newton's SSOR sweeps: this process's part of total_next
   double **total_next;    // APGD: the totals of the next point y, made while the contacts read
-                          // those of this one; Newton: those of the directions u alone
+                          // those of this one; Newton: the sweeps' totals of the directions
   double **received;      // per ghost atom: its totals as last forwarded; the sweeps' increments
                           // to it are total - received
   double wall_side[6];    // the totals a wall contact writes its (unused) partner's share to
@@ -189,11 +192,16 @@ class FixCoulombFrictionExact : public Fix {
   int apgd_iterations(int most, double &res_all);
   double solve_newton();
   int newton_step(int most);
+  double start_newton_system();
+  double sum_all(double local);
+  void ssor_backward_sweep(double beta);
+  void ssor_take_remote_coupling();
+  double ssor_forward_sweep();
+  double ssor_true_residual();
   void take_newton_step(double &largest_change);
   void release_sliding();
   void clear_direction_totals();
   void tally_peratom_virial();
-  double read_direction_response(double beta);
   double reduced_true_error();
   void compute_row_bounds();
   void measure_residual();

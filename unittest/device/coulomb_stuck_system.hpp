@@ -11,6 +11,9 @@
 //   - StuckSystem: D_SS, matrix-free over the contacts, from the kernels' own coulomb_add_pair and
 //     coulomb_relative_acceleration; stuck = the warm start inside its disk.
 //   - jacobi_preconditioner: the contacts' masses m_t (APGD's diagonal, to within R_c).
+//   - SsorPreconditioner: symmetric successive over-relaxation, a forward and a backward
+//     Gauss-Seidel sweep over the contacts (in their order, or coloured: use_coloured_order);
+//     eisenstat_ssor_cg: CG with it at the cost of the two sweeps and no product with D_SS.
 //   - StarSchwarz: additive Schwarz over the bodies' stars (all stuck contacts of a body solved
 //     together, a dense 3k x 3k block each).
 //   - TwoLevel: a symmetric V(1,1) of Jacobi smoothing and a Galerkin coarse correction whose
@@ -66,6 +69,7 @@ class StuckSystem {
       if (terms(s).j >= 0) on_body[terms(s).j].push_back(static_cast<int>(s));
     }
     g.assign(6 * (size_t) p.nbodies, 0.0);
+    use_natural_order();
   }
   size_t size() const { return S.size(); }
   const ContactTerms &terms(size_t s) const { return p.terms[S[s]]; }
@@ -120,8 +124,99 @@ class StuckSystem {
     clear_wall();
   }
 
+  // Gauss-Seidel sweeps over the stuck contacts in their order, from zero, relaxed by omega (the
+  // contact's own block of D_SS is 1/m_t on its tangent plane): forward, y_s = omega m_s (r_s -
+  // (L y)_s); backward, z_s = (2 - omega) y_s - omega m_s (U z)_s, L and U the couplings to the
+  // contacts before and after s
+  void sweep_forward(const Forces &r, Forces &y, double omega) const
+  {
+    y.resize(size());
+    for (size_t k = 0; k < size(); k++) {
+      const size_t s = order[k];
+      y[s] = omega * mass(s) * (r[s] - rate(s));
+      add(s, y[s]);
+    }
+    clear();
+  }
+  // (D/omega + U) t = v: t_s = omega m_s (v_s - (U t)_s), backward
+  void solve_upper(const Forces &v, Forces &t, double omega) const
+  {
+    t.resize(size());
+    for (size_t k = size(); k-- > 0;) {
+      const size_t s = order[k];
+      t[s] = omega * mass(s) * (v[s] - rate(s));
+      add(s, t[s]);
+    }
+    clear();
+  }
+  void sweep_backward(const Forces &y, Forces &z, double omega) const
+  {
+    z.resize(size());
+    for (size_t k = size(); k-- > 0;) {
+      const size_t s = order[k];
+      z[s] = (2.0 - omega) * y[s] - omega * mass(s) * rate(s);
+      add(s, z[s]);
+    }
+    clear();
+  }
+
+  // the sweeps' order: the contacts' own (natural) or by colours, no two contacts of a colour
+  // on one body (greedy, in the natural order), so that a colour's contacts do not wait for
+  // each other's totals; returns the colours
+  int use_natural_order()
+  {
+    order.resize(size());
+    for (size_t s = 0; s < size(); s++) order[s] = static_cast<int>(s);
+    return 1;
+  }
+  int use_coloured_order(int block = 0)
+  {
+    std::vector<unsigned long long> used(p.nbodies, 0ull);
+    std::vector<int> colour(size());
+    int colours = 0;
+    for (size_t s = 0; s < size(); s++) {
+      const ContactTerms &t = terms(s);
+      unsigned long long taken = used[t.i] | (t.j >= 0 ? used[t.j] : 0ull);
+      int c = 0;
+      while (c < 63 && (taken >> c & 1ull)) c++;
+      colour[s] = c;
+      colours = std::max(colours, c + 1);
+      used[t.i] |= 1ull << c;
+      if (t.j >= 0) used[t.j] |= 1ull << c;
+    }
+    order.resize(size());
+    for (size_t s = 0; s < size(); s++) order[s] = static_cast<int>(s);
+    if (block <= 0) {
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return colour[a] < colour[b]; });
+      return colours;
+    }
+    // within blocks of `block` contacts of the natural order only, coloured afresh (locality)
+    std::fill(used.begin(), used.end(), 0ull);
+    for (size_t first = 0; first < size(); first += block) {
+      const size_t last = std::min(size(), first + block);
+      for (size_t s = first; s < last; s++) {
+        const ContactTerms &t = terms(s);
+        unsigned long long taken = used[t.i] | (t.j >= 0 ? used[t.j] : 0ull);
+        int c = 0;
+        while (c < 63 && (taken >> c & 1ull)) c++;
+        colour[s] = c;
+        used[t.i] |= 1ull << c;
+        if (t.j >= 0) used[t.j] |= 1ull << c;
+      }
+      for (size_t s = first; s < last; s++) {
+        used[terms(s).i] = 0ull;
+        if (terms(s).j >= 0) used[terms(s).j] = 0ull;
+      }
+      std::stable_sort(order.begin() + first, order.begin() + last,
+                       [&](int a, int b) { return colour[a] < colour[b]; });
+    }
+    return colours;
+  }
+
   const Problem &p;
   std::vector<int> S;
+  std::vector<int> order;
 
  private:
   std::vector<double> inv_mass, inv_inertia;    // per body: ftm2v/m, ftm2v/I
@@ -345,6 +440,78 @@ class ContactBlock {
     }
   }
 };
+
+// symmetric successive over-relaxation (SSOR; omega = 1: symmetric Gauss-Seidel): a forward
+// sweep, then a backward one, M = (omega / (2 - omega)) (D/omega + L) D^-1 (D/omega + U)
+struct SsorPreconditioner {
+  const StuckSystem &D;
+  double omega = 1.0;
+  void operator()(const Forces &r, Forces &z) const
+  {
+    D.sweep_forward(r, y, omega);
+    D.sweep_backward(y, z, omega);
+  }
+  mutable Forces y;
+};
+
+// SSOR-preconditioned CG in Eisenstat's form (S. C. Eisenstat, SIAM J. Sci. Stat. Comput. 2,
+// 1981): CG on the split system E^-1 A E^-T y = E^-1 b, E = (D/omega + L) Dt^-1/2, Dt =
+// ((2 - omega)/omega) D, whose operator is applied by one backward and one forward sweep and no
+// product with A: with A = (D/omega + L) + (D/omega + U) - K, K = (2/omega - 1) D,
+//   (D/omega + L)^-1 A (D/omega + U)^-1 v = t + (D/omega + L)^-1 (v - K t),  t = (D/omega + U)^-1 v.
+// x = E^-T y gathers alpha t of every iteration. The same iterates as CG with the SSOR
+// preconditioner (exact arithmetic). Its residual is E^-1 (b - D_SS x): the true one, for the
+// stop at |b - D_SS x| <= rtol |b|, is recomputed every 10 iterations (not timed).
+inline CgResult eisenstat_ssor_cg(const StuckSystem &D, const Forces &b, double omega,
+                                  double rtol, int most, Forces &x)
+{
+  const auto started = std::chrono::steady_clock::now();
+  const size_t n = D.size();
+  std::vector<double> half(n);    // Dt^1/2 per contact
+  for (size_t s = 0; s < n; s++) half[s] = std::sqrt((2.0 - omega) / (omega * D.mass(s)));
+  Forces r(n), t, y, w(n), v(n), dir, q(n);
+  D.sweep_forward(b, y, omega);    // (D/omega + L)^-1 b, with omega: y = omega m (b - L y)
+  for (size_t s = 0; s < n; s++) r[s] = half[s] * y[s];
+  x.assign(n, Vec3{0, 0, 0});
+  dir = r;
+  double rr = dot_all(r, r);
+  double untimed = 0.0;
+  const double size_b = std::sqrt(dot_all(b, b));
+  auto reached = [&]() {
+    const auto paused = std::chrono::steady_clock::now();
+    Forces left;
+    D.apply(x, left);
+    for (size_t s = 0; s < n; s++) left[s] = b[s] - left[s];
+    const bool done = std::sqrt(dot_all(left, left)) <= rtol * size_b;
+    untimed += std::chrono::duration<double>(std::chrono::steady_clock::now() - paused).count();
+    return done;
+  };
+  int iterations = 0;
+  for (; iterations < most && rr > 0.0; iterations++) {
+    if (iterations % 10 == 0 && iterations > 0 && reached()) break;
+    for (size_t s = 0; s < n; s++) v[s] = half[s] * dir[s];
+    D.solve_upper(v, t, omega);
+    for (size_t s = 0; s < n; s++) w[s] = v[s] - ((2.0 / omega - 1.0) / D.mass(s)) * t[s];
+    D.sweep_forward(w, y, omega);
+    for (size_t s = 0; s < n; s++) q[s] = half[s] * (t[s] + y[s]);
+    const double alpha = rr / dot_all(dir, q);
+    for (size_t s = 0; s < n; s++) {
+      x[s] = x[s] + alpha * t[s];
+      r[s] = r[s] - alpha * q[s];
+    }
+    const double rr_next = dot_all(r, r);
+    for (size_t s = 0; s < n; s++) dir[s] = r[s] + (rr_next / rr) * dir[s];
+    rr = rr_next;
+  }
+  CgResult res;
+  res.iterations = iterations;
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
+      untimed;
+  D.apply(x, q);
+  for (size_t s = 0; s < n; s++) r[s] = b[s] - q[s];
+  res.true_residual = std::sqrt(dot_all(r, r) / dot_all(b, b));
+  return res;
+}
 
 // additive Schwarz over the stars of the moving bodies (each contact in one or two stars, each
 // star's solve weighted 1/2); contacts in no star get the Jacobi step

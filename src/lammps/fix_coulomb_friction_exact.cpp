@@ -738,33 +738,47 @@ int FixCoulombFrictionExact::newton_step(int most)
   double rr = 0.0;
   for (int k = 0; k < ncontacts; k++) rr += ge::dot(contacts.cg_r[k], contacts.cg_r[k]);
   rr = sum_all(rr);
-  double checked_largest = largest, checked_rr = rr, beta = 0.0;
+  // alpha: the step of the last iteration (x += alpha t, r_hat -= alpha q), taken by the next
+  // backward sweep as it passes each contact, or before a check
+  double checked_largest = largest, checked_rr = rr, alpha = 0.0, beta = 0.0;
   int iterations = 0, checked_at = 0;
   while (iterations < most && rr > 0.0) {
     iterations++;
-    ssor_backward_sweep(beta);
+    ssor_backward_sweep(alpha, beta);
     ssor_take_remote_coupling();
-    const double p_q = sum_all(ssor_forward_sweep());
-    if (!(p_q > 0.0)) break;    // (no curvature left along p: nothing more to gain)
-    const double alpha = rr / p_q;
-    double rr_next = 0.0;
-    for (int k = 0; k < ncontacts; k++) {
-      contacts.cg_x[k] = contacts.cg_x[k] + alpha * contacts.cg_u[k];
-      contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_s[k];
-      rr_next += ge::dot(contacts.cg_r[k], contacts.cg_r[k]);
-    }
-    rr_next = sum_all(rr_next);
+    // (p, q), (r_hat, q), (q, q), (r_hat, r_hat): |r_hat - alpha q|^2 follows without a pass
+    double sums[4] = {0.0, 0.0, 0.0, 0.0}, all[4];
+    ssor_forward_sweep(sums);
+    MPI_Allreduce(sums, all, 4, MPI_DOUBLE, MPI_SUM, world);
+    alpha = 0.0;
+    if (!(all[0] > 0.0)) break;    // (no curvature left along p: nothing more to gain)
+    rr = all[3];
+    alpha = rr / all[0];
+    const double rr_next = std::fmax(rr - 2.0 * alpha * all[1] + alpha * alpha * all[2], 0.0);
     beta = rr_next / rr;
     rr = rr_next;
     const bool predicted = checked_largest * rr <= stop * stop * checked_rr;
     if (predicted || iterations - checked_at >= kCgCheckEvery) {
+      take_cg_step(alpha);
+      alpha = 0.0;
       checked_largest = ssor_true_residual();
       checked_rr = rr;
       checked_at = iterations;
       if (checked_largest <= stop * stop) break;
     }
   }
+  take_cg_step(alpha);
   return iterations;
+}
+
+// x += alpha t, r_hat -= alpha q for every contact
+void FixCoulombFrictionExact::take_cg_step(double alpha)
+{
+  if (alpha == 0.0) return;
+  for (int k = 0; k < ncontacts; k++) {
+    contacts.cg_x[k] = contacts.cg_x[k] + alpha * contacts.cg_u[k];
+    contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_s[k];
+  }
 }
 
 // The Newton system at the forces: every contact's face and D^1/2, x = 0, and the split
@@ -804,12 +818,15 @@ double FixCoulombFrictionExact::sum_all(double local)
   return all;
 }
 
-// t = (D + U)^-1 D^1/2 p (backward, from zero totals), the direction p = r_hat + beta p made
-// first; cg_u gets t, cg_s the coupling U t of each contact
-void FixCoulombFrictionExact::ssor_backward_sweep(double beta)
+// t = (D + U)^-1 D^1/2 p (backward, from zero totals): at each contact the last iteration's step
+// first (x += alpha t, r_hat -= alpha q, from cg_u and cg_s), then the direction
+// p = r_hat + beta p; cg_u gets t, cg_s the coupling U t
+void FixCoulombFrictionExact::ssor_backward_sweep(double alpha, double beta)
 {
   clear_direction_totals();
   for (int k = ncontacts - 1; k >= 0; k--) {
+    contacts.cg_x[k] = contacts.cg_x[k] + alpha * contacts.cg_u[k];
+    contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_s[k];
     const Vec3 p = contacts.cg_r[k] + beta * contacts.cg_p[k];
     contacts.cg_p[k] = p;
     contacts.cg_u[k] = ge::coulomb_face_sweep_step(
@@ -839,20 +856,22 @@ void FixCoulombFrictionExact::ssor_take_remote_coupling()
 }
 
 // y = (D + L)^-1 (U t + C t) (forward), and the image of the direction q = D^1/2 (t + y) into
-// cg_s. Returns this process's (p, q).
-double FixCoulombFrictionExact::ssor_forward_sweep()
+// cg_s; adds this process's (p, q), (r_hat, q), (q, q) and (r_hat, r_hat) to sums
+void FixCoulombFrictionExact::ssor_forward_sweep(double sums[4])
 {
-  double p_q = 0.0;
   for (int k = 0; k < ncontacts; k++) {
     Vec3 lower;
     const Vec3 y =
         ge::coulomb_face_sweep_step(contacts.terms[k], contacts.face[k], contacts.cg_s[k],
                                     total_next[contacts.i[k]], totals_of_j(k, total_next), lower);
     const Vec3 q = contacts.cg_half[k] * (contacts.cg_u[k] + y);
+    const Vec3 &r = contacts.cg_r[k];
     contacts.cg_s[k] = q;
-    p_q += ge::dot(contacts.cg_p[k], q);
+    sums[0] += ge::dot(contacts.cg_p[k], q);
+    sums[1] += ge::dot(r, q);
+    sums[2] += ge::dot(q, q);
+    sums[3] += ge::dot(r, r);
   }
-  return p_q;
 }
 
 // The largest (m_t |r| / mu F_n)^2 of the true residual r = E r_hat = D^1/2 r_hat + L z,

@@ -194,9 +194,10 @@ class FixCoulombFrictionExact : public Fix {
   int newton_step(int most);
   double start_newton_system();
   double sum_all(double local);
-  void ssor_backward_sweep(double beta);
+  void take_cg_step(double alpha);
+  void ssor_backward_sweep(double alpha, double beta);
   void ssor_take_remote_coupling();
-  double ssor_forward_sweep();
+  void ssor_forward_sweep(double sums[4]);
   double ssor_true_residual();
   void take_newton_step(double &largest_change);
   void release_sliding();

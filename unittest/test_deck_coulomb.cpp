@@ -302,7 +302,7 @@ comm_modify vel yes
   // which meant Gauss-Seidel then); one that does, and Gauss-Seidel's, do not
   const std::pair<const char *, bool> budgets[] = {{"solver newton sweeps 20", true},
                                                    {"sweeps 20", true},
-                                                   {"solver newton sweeps 101", false},
+                                                   {"solver newton sweeps 51", false},
                                                    {"solver gs sweeps 20", false}};
   int case_number = 0;
   for (const auto &[options, warns] : budgets) {
@@ -313,7 +313,7 @@ comm_modify vel yes
                           "coulomb 0.5 " + options + "\nfix i all nve/sphere\nrun 0");
     }
     const bool warned = deck::read_text(log).find(
-                            "with solver newton (the default) and sweeps 20: its first 100 "
+                            "with solver newton (the default) and sweeps 20: its first 50 "
                             "iterations are APGD") != std::string::npos;
     EXPECT_EQ(warned, warns) << options;
   }

@@ -592,8 +592,11 @@ GE_INLINE double coulomb_apgd_momentum(double theta, double next_theta)
 
 // The APGD iterations solver newton takes before its first Newton step: what the face took to
 // settle on the beds measured (bench/README.md, "The Newton solver"); a budget of at most this
-// many is APGD alone.
-constexpr int kCoulombNewtonFirstApgd = 100;
+// many is APGD alone. 100 until the Newton steps' CG had the Gauss-Seidel preconditioner; then
+// 50 took less time from the previous forces (warm yes, 8 steps to tol 1e-8, 2 runs each: -20 %
+// on 9 layers, -11 % on 18, +2 % on 36, -21 % on 72 at rest, and with the default start -9 % on
+// 72 moving, -5 % on 30 steps of the pour's heap; 25: +28 % on the heap).
+constexpr int kCoulombNewtonFirstApgd = 50;
 // ... and from an extrapolated start (notes: Coulomb warm start), whose face is all but found: as
 // after a Newton step (measured on the settled beds, 8 steps to tol 1e-8, iterations per step
 // with 100 and 25: 159 and 98 on 9 layers, 222 and 191 on 18, 253 and 245 on 36, 367 and 288 on
@@ -672,7 +675,8 @@ GE_INLINE double coulomb_scaled_residual2(const CoulombSweepTerms<double> &t, co
   return t.cap > 0.0 ? t.mass * t.mass * dot(r, r) / (t.cap * t.cap) : 0.0;
 }
 
-// The diagonal preconditioner of the Newton system applied to a residual r.
+// The inverse of the Newton system's diagonal block applied to a residual r (the diagonal
+// preconditioner; the Gauss-Seidel sweep's step, coulomb_face_sweep_step).
 GE_INLINE Vec3 coulomb_face_precondition(const CoulombFace &face, const Vec3 &r)
 {
   return coulomb_onto_face(face, face.inverse_diagonal * r);

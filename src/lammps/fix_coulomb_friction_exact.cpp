@@ -614,13 +614,13 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 }
 
 /* ----------------------------------------------------------------------
-   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (100, or 25 from an
+   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (50, or 25 from an
    extrapolated start) find which contacts stick and which slide, then Newton steps on that face,
-   each solved by diagonally preconditioned conjugate gradients, finish the step. A Newton step
-   that does not at least halve the true error (the face was not yet the solution's) sends the
-   solve back to APGD for twice the previous phase, from the forces it reached or, where it made
-   them worse, from those before it; after 3 such misses APGD alone finishes the solve. `sweeps`
-   bounds the APGD and CG iterations together.
+   each solved by conjugate gradients preconditioned by symmetric Gauss-Seidel, finish the step.
+   A Newton step that does not at least halve the true error (the face was not yet the
+   solution's) sends the solve back to APGD for twice the previous phase, from the forces it
+   reached or, where it made them worse, from those before it; after 3 such misses APGD alone
+   finishes the solve. `sweeps` bounds the APGD and CG iterations together.
    Every decision is taken on reduced values: all processes take the same path, and the motion is
    the same on any number of processes to what tol allows (CG's sums, taken in another order,
    stop it at a slightly different iterate).

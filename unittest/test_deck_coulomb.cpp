@@ -666,14 +666,15 @@ TEST(DeckCoulomb, BedConvergesToATightlySolvedReference)
 
 // `solver newton` (APGD to find the face, then Newton steps on it by conjugate gradients
 // preconditioned by symmetric Gauss-Seidel): on the settled bed it ends every step below tol
-// with fewer iterations (APGD and CG together) than APGD alone (measured 4.2x fewer: 219
+// with fewer iterations (APGD and CG together) than APGD alone (measured 5.2x fewer: 176
 // against 921), and on 2 processes (its decisions taken on reduced values, each process
 // sweeping its own contacts, the coupling through the other's contacts exchanged with the
 // ghosts once per iteration) it moves the bed as on one, to what tol allows: the preconditioner
-// differs with the decomposition, and CG stops at another iterate (measured 1.2e-8 g dt after 3
-// steps, 279 iterations per step; the solves to 1e-8 of BedConvergesToATightlySolvedReference
+// differs with the decomposition, and CG stops at another iterate (measured 8.8e-9 g dt after 3
+// steps, 240 iterations per step; the solves to 1e-8 of BedConvergesToATightlySolvedReference
 // differ from the reference by up to 2.8e-7 g dt; without the exchanged coupling the 2
-// processes took 1,335 iterations per step and differed by 2.8e-7 g dt).
+// processes took 1,335 iterations per step and differed by 2.8e-7 g dt, with a first APGD
+// phase of 100).
 TEST(DeckCoulomb, NewtonSolvesTheBedInFewerIterationsOnAnyNumberOfProcesses)
 {
   {

@@ -622,8 +622,8 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
    reached or, where it made them worse, from those before it; after 3 such misses APGD alone
    finishes the solve. `sweeps` bounds the APGD and CG iterations together.
    Every decision is taken on reduced values: all processes take the same path, and the motion is
-   the same on any number of processes to what tol allows (CG's sums, taken in another order,
-   stop it at a slightly different iterate).
+   the same on any number of processes to what tol allows (CG's preconditioner sweeps each
+   process's contacts, and its sums are taken in another order: it stops at another iterate).
 ------------------------------------------------------------------------- */
 
 namespace {
@@ -795,7 +795,8 @@ double FixCoulombFrictionExact::start_newton_system()
     contacts.face[k] = face;
     contacts.cg_half[k] =
         face.inverse_diagonal > 0.0 ? 1.0 / std::sqrt(face.inverse_diagonal) : 0.0;
-    contacts.cg_x[k] = Vec3{0, 0, 0};
+    // (the first iteration's step and direction scale these by zero: no stale values)
+    contacts.cg_x[k] = contacts.cg_p[k] = contacts.cg_u[k] = contacts.cg_s[k] = Vec3{0, 0, 0};
     const Vec3 b = ge::coulomb_onto_face(face, -1.0 * rate);
     const double left = ge::coulomb_scaled_residual2(contacts.terms[k], b);
     if (left > largest) largest = left;    // (std::fmax: a call per contact)

@@ -80,8 +80,8 @@ void study(const char *file, double cell, int most, bool two_level, const std::v
     std::printf("    D x: %.3f ms, a forward and a backward sweep: %.3f ms\n",
                 milliseconds_of([&] { D.apply(b, y); }),
                 milliseconds_of([&] {
-                  D.sweep_forward(b, y, 1.0);
-                  D.sweep_backward(y, z, 1.0);
+                  D.sweep(b, y, 1.0, true);
+                  D.sweep(y, z, 1.0, false);
                 }));
   }
   D.use_natural_order();

@@ -239,6 +239,13 @@ TEST(DeckLinear, InternalFixesAreGuarded)
   deck::expect_rejected(kTwoTouchingSpheres, cases);
 }
 
+// Three spheres of diameter 1 in the empty box: a far one (ID 1, in group far) and two touching
+// (2, 3); for the atom-ID tests below.
+const std::string kFarAndTouchingSpheres = std::string(deck::kEmptyGranularBox) +
+    "create_atoms 1 single 3.5 3.5 3.5\ncreate_atoms 1 single 1 1 1\n"
+    "create_atoms 1 single 1.9 1 1\nset group all diameter 1.0\n"
+    "set group all density 1.0\ngroup far id 1\n";
+
 // The histories know a contact by its partner's atom ID: deleting an atom with the default
 // 'compress yes' renumbers the others, and the histories would be attached to other partners
 // (silently, before; LAMMPS' own granular styles too). Between runs, an error while contacts
@@ -246,10 +253,7 @@ TEST(DeckLinear, InternalFixesAreGuarded)
 // deleted) and two touching (2, 3).
 TEST(DeckLinear, RenumberedAtomsAreRejected)
 {
-  const std::string spheres = std::string(deck::kEmptyGranularBox) +
-      "create_atoms 1 single 3.5 3.5 3.5\ncreate_atoms 1 single 1 1 1\n"
-      "create_atoms 1 single 1.9 1 1\nset group all diameter 1.0\n"
-      "set group all density 1.0\nfix integrate all nve/sphere\ngroup far id 1\n";
+  const std::string spheres = kFarAndTouchingSpheres + "fix integrate all nve/sphere\n";
   for (const char *store : kStores) {
     SCOPED_TRACE(store);
     const std::string start = spheres + "pair_style granular/exact history " + store +
@@ -278,10 +282,7 @@ TEST(DeckLinear, RenumberedAtomsAreRejected)
 // deleting the new one with 'compress yes' after that is still caught.
 TEST(DeckLinear, CreatedAtomsAreNotTakenForRenumberedOnes)
 {
-  const std::string spheres = std::string(deck::kEmptyGranularBox) +
-      "create_atoms 1 single 3.5 3.5 3.5\ncreate_atoms 1 single 1 1 1\n"
-      "create_atoms 1 single 1.9 1 1\nset group all diameter 1.0\n"
-      "set group all density 1.0\ngroup far id 1\nregion corner block 3 4 3 4 3 4\n";
+  const std::string spheres = kFarAndTouchingSpheres + "region corner block 3 4 3 4 3 4\n";
   for (const char *store : kStores) {
     SCOPED_TRACE(store);
     deck::Lammps lmp;

@@ -324,15 +324,23 @@ GE_INLINE Vec3 coulomb_relative_acceleration(const CoulombContact &c, const Coul
   return {a[0], a[1], a[2]};
 }
 
+// The linear part of the rate (D x)_c from the totals that the directions x alone make: the
+// relative tangential acceleration (coulomb_rate without its velocity part rate0).
+GE_INLINE Vec3 coulomb_rate_change(const CoulombSweepTerms<double> &t, const double *change_i,
+                                   const double *change_j)
+{
+  double a[3];
+  coulomb_relative_acceleration(t, change_i, change_j, a);
+  return project_onto_plane(Vec3{a[0], a[1], a[2]}, Vec3{t.n[0], t.n[1], t.n[2]});
+}
+
 // The rate from the contact's packed terms (coulomb_sweep_terms): what the solvers' passes read
 // where the contacts do not fit in the caches (112 of the 192 bytes of c and k).
 GE_INLINE Vec3 coulomb_rate(const CoulombSweepTerms<double> &t, const double *total_i,
                             const double *total_j)
 {
-  double a[3];
-  coulomb_relative_acceleration(t, total_i, total_j, a);
-  const Vec3 rate0{t.rate0[0], t.rate0[1], t.rate0[2]}, n{t.n[0], t.n[1], t.n[2]};
-  return rate0 + project_onto_plane(Vec3{a[0], a[1], a[2]}, n);
+  const Vec3 rate0{t.rate0[0], t.rate0[1], t.rate0[2]};
+  return rate0 + coulomb_rate_change(t, total_i, total_j);
 }
 
 GE_INLINE Vec3 coulomb_rate(const CoulombContact &c, const CoulombCoupling &k,
@@ -652,16 +660,8 @@ GE_INLINE Vec3 coulomb_face_operator(const CoulombFace &face, const Vec3 &d_x, c
   return coulomb_onto_face(face, d_x + face.curvature * x);
 }
 
-// The linear part of the rate (D x)_c from the totals that the directions x alone make: the
-// relative tangential acceleration (coulomb_rate without its velocity part rate0).
-GE_INLINE Vec3 coulomb_rate_change(const CoulombSweepTerms<double> &t, const double *change_i,
-                                   const double *change_j)
-{
-  double a[3];
-  coulomb_relative_acceleration(t, change_i, change_j, a);
-  return project_onto_plane(Vec3{a[0], a[1], a[2]}, Vec3{t.n[0], t.n[1], t.n[2]});
-}
-
+// The linear part of the rate (D x)_c, from the totals that the directions x alone make
+// (coulomb_rate_change above).
 GE_INLINE Vec3 coulomb_rate_change(const CoulombContact &c, const CoulombCoupling &k,
                                    const double *change_i, const double *change_j)
 {

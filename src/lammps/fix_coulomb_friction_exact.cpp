@@ -733,11 +733,9 @@ double FixCoulombFrictionExact::reduced_true_error()
 // the stop, or every 16 iterations. Returns the iterations.
 int FixCoulombFrictionExact::newton_step(int most)
 {
-  const double largest = start_newton_system();
-  const double stop = std::fmax(kCgStopOfTol * settings.tol, kCgReduction * std::sqrt(largest));
   double rr = 0.0;
-  for (int k = 0; k < ncontacts; k++) rr += ge::dot(contacts.cg_r[k], contacts.cg_r[k]);
-  rr = sum_all(rr);
+  const double largest = start_newton_system(rr);
+  const double stop = std::fmax(kCgStopOfTol * settings.tol, kCgReduction * std::sqrt(largest));
   // alpha: the step of the last iteration (x += alpha t, r_hat -= alpha q), taken by the next
   // backward sweep as it passes each contact, or before a check
   double checked_largest = largest, checked_rr = rr, alpha = 0.0, beta = 0.0;
@@ -783,10 +781,11 @@ void FixCoulombFrictionExact::take_cg_step(double alpha)
 
 // The Newton system at the forces: every contact's face and D^1/2, x = 0, and the split
 // system's residual r_hat = E^-1 b = D^1/2 (D + L)^-1 b (a forward sweep) for b, the rates on
-// the faces. Returns the largest (m_t |b| / mu F_n)^2 (all processes).
-double FixCoulombFrictionExact::start_newton_system()
+// the faces. Returns the largest (m_t |b| / mu F_n)^2, and in rr |r_hat|^2 (all processes).
+double FixCoulombFrictionExact::start_newton_system(double &rr)
 {
   double largest = 0.0;
+  rr = 0.0;
   clear_direction_totals();
   for (int k = 0; k < ncontacts; k++) {
     const Vec3 rate = rate_of(k);
@@ -805,7 +804,9 @@ double FixCoulombFrictionExact::start_newton_system()
                                                total_next[contacts.i[k]],
                                                totals_of_j(k, total_next), lower);
     contacts.cg_r[k] = contacts.cg_half[k] * y;
+    rr += ge::dot(contacts.cg_r[k], contacts.cg_r[k]);
   }
+  rr = sum_all(rr);
   double all = 0.0;
   MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
   return all;
@@ -1124,8 +1125,8 @@ void FixCoulombFrictionExact::finish(int vflag)
     // force on the group and virial
     if (contacts.tally[k]) contacts.tally[k]->tally_friction(i, l, force_on_i);
     if (contacts.j[k] < 0 || !vflag_global) continue;    // (a wall's virial is the wall's)
-    const double w[6] = {l.x * force_on_i.x, l.y * force_on_i.y, l.z * force_on_i.z,
-                         l.x * force_on_i.y, l.x * force_on_i.z, l.y * force_on_i.z};
+    double w[6];
+    contact_virial(k, w);
     for (int m = 0; m < 6; m++) virial[m] += w[m];
   }
   if (vflag_atom) tally_peratom_virial();
@@ -1155,6 +1156,19 @@ double FixCoulombFrictionExact::dissipation_by_atoms() const
   return sum;
 }
 
+// the virial l (x) F of contact k's friction (l the branch from its partner to i, F the force on
+// i), LAMMPS' order xx, yy, zz, xy, xz, yz
+void FixCoulombFrictionExact::contact_virial(int k, double w[6]) const
+{
+  const Vec3 &l = contacts.branch[k], &f = contacts.force[k];
+  w[0] = l.x * f.x;
+  w[1] = l.y * f.y;
+  w[2] = l.z * f.z;
+  w[3] = l.x * f.y;
+  w[4] = l.x * f.z;
+  w[5] = l.y * f.z;
+}
+
 // compute stress/atom: each sphere pair's friction virial l (x) F, half to each sphere (as the
 // pair styles tally theirs; a wall's is the wall fix's). LAMMPS takes a fix's per-atom virial
 // for its owned atoms only: the halves on ghosts are summed into their owners first, through
@@ -1165,13 +1179,11 @@ void FixCoulombFrictionExact::tally_peratom_virial()
   for (int k = 0; k < ncontacts; k++) {
     const int j = contacts.j[k];
     if (j < 0) continue;
-    const Vec3 &l = contacts.branch[k], &force_on_i = contacts.force[k];
-    const double half[6] = {0.5 * l.x * force_on_i.x, 0.5 * l.y * force_on_i.y,
-                            0.5 * l.z * force_on_i.z, 0.5 * l.x * force_on_i.y,
-                            0.5 * l.x * force_on_i.z, 0.5 * l.y * force_on_i.z};
+    double w[6];
+    contact_virial(k, w);
     for (int m = 0; m < 6; m++) {
-      total_next[contacts.i[k]][m] += half[m];
-      total_next[j][m] += half[m];
+      total_next[contacts.i[k]][m] += 0.5 * w[m];
+      total_next[j][m] += 0.5 * w[m];
     }
   }
   if (ghost_totals) {

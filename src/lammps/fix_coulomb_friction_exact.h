@@ -192,7 +192,7 @@ class FixCoulombFrictionExact : public Fix {
   int apgd_iterations(int most, double &res_all);
   double solve_newton();
   int newton_step(int most);
-  double start_newton_system();
+  double start_newton_system(double &rr);
   double sum_all(double local);
   void take_cg_step(double alpha);
   void ssor_backward_sweep(double alpha, double beta);
@@ -203,6 +203,7 @@ class FixCoulombFrictionExact : public Fix {
   void release_sliding();
   void clear_direction_totals();
   void tally_peratom_virial();
+  void contact_virial(int k, double w[6]) const;
   double reduced_true_error();
   void compute_row_bounds();
   void measure_residual();

@@ -124,38 +124,17 @@ class StuckSystem {
     clear_wall();
   }
 
-  // Gauss-Seidel sweeps over the stuck contacts in their order, from zero, relaxed by omega (the
-  // contact's own block of D_SS is 1/m_t on its tangent plane): forward, y_s = omega m_s (r_s -
-  // (L y)_s); backward, z_s = (2 - omega) y_s - omega m_s (U z)_s, L and U the couplings to the
-  // contacts before and after s
-  void sweep_forward(const Forces &r, Forces &y, double omega) const
+  // A Gauss-Seidel sweep over the stuck contacts, from zero, relaxed by omega (the contact's own
+  // block of D_SS is 1/m_t on its tangent plane): out_s = omega m_s (rhs_s - (L out)_s) forward,
+  // the triangular solve (D/omega + L) out = rhs, or with (U out)_s backward, (D/omega + U) out =
+  // rhs; L and U the couplings to the contacts before and after s in the sweeps' order
+  void sweep(const Forces &rhs, Forces &out, double omega, bool forward) const
   {
-    y.resize(size());
-    for (size_t k = 0; k < size(); k++) {
-      const size_t s = order[k];
-      y[s] = omega * mass(s) * (r[s] - rate(s));
-      add(s, y[s]);
-    }
-    clear();
-  }
-  // (D/omega + U) t = v: t_s = omega m_s (v_s - (U t)_s), backward
-  void solve_upper(const Forces &v, Forces &t, double omega) const
-  {
-    t.resize(size());
-    for (size_t k = size(); k-- > 0;) {
-      const size_t s = order[k];
-      t[s] = omega * mass(s) * (v[s] - rate(s));
-      add(s, t[s]);
-    }
-    clear();
-  }
-  void sweep_backward(const Forces &y, Forces &z, double omega) const
-  {
-    z.resize(size());
-    for (size_t k = size(); k-- > 0;) {
-      const size_t s = order[k];
-      z[s] = (2.0 - omega) * y[s] - omega * mass(s) * rate(s);
-      add(s, z[s]);
+    out.resize(size());
+    for (size_t m = 0; m < size(); m++) {
+      const size_t s = order[forward ? m : size() - 1 - m];
+      out[s] = omega * mass(s) * (rhs[s] - rate(s));
+      add(s, out[s]);
     }
     clear();
   }
@@ -446,10 +425,12 @@ class ContactBlock {
 struct SsorPreconditioner {
   const StuckSystem &D;
   double omega = 1.0;
+  // y = (D/omega + L)^-1 r, then z = (D/omega + U)^-1 ((2 - omega)/omega) D y
   void operator()(const Forces &r, Forces &z) const
   {
-    D.sweep_forward(r, y, omega);
-    D.sweep_backward(y, z, omega);
+    D.sweep(r, y, omega, true);
+    for (size_t s = 0; s < D.size(); s++) y[s] = ((2.0 - omega) / (omega * D.mass(s))) * y[s];
+    D.sweep(y, z, omega, false);
   }
   mutable Forces y;
 };
@@ -470,7 +451,7 @@ inline CgResult eisenstat_ssor_cg(const StuckSystem &D, const Forces &b, double 
   std::vector<double> half(n);    // Dt^1/2 per contact
   for (size_t s = 0; s < n; s++) half[s] = std::sqrt((2.0 - omega) / (omega * D.mass(s)));
   Forces r(n), t, y, w(n), v(n), dir, q(n);
-  D.sweep_forward(b, y, omega);    // (D/omega + L)^-1 b, with omega: y = omega m (b - L y)
+  D.sweep(b, y, omega, true);    // (D/omega + L)^-1 b
   for (size_t s = 0; s < n; s++) r[s] = half[s] * y[s];
   x.assign(n, Vec3{0, 0, 0});
   dir = r;
@@ -490,9 +471,9 @@ inline CgResult eisenstat_ssor_cg(const StuckSystem &D, const Forces &b, double 
   for (; iterations < most && rr > 0.0; iterations++) {
     if (iterations % 10 == 0 && iterations > 0 && reached()) break;
     for (size_t s = 0; s < n; s++) v[s] = half[s] * dir[s];
-    D.solve_upper(v, t, omega);
+    D.sweep(v, t, omega, false);    // t = (D/omega + U)^-1 v
     for (size_t s = 0; s < n; s++) w[s] = v[s] - ((2.0 / omega - 1.0) / D.mass(s)) * t[s];
-    D.sweep_forward(w, y, omega);
+    D.sweep(w, y, omega, true);
     for (size_t s = 0; s < n; s++) q[s] = half[s] * (t[s] + y[s]);
     const double alpha = rr / dot_all(dir, q);
     for (size_t s = 0; s < n; s++) {

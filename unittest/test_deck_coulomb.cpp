@@ -1120,17 +1120,19 @@ std::string dump_cup(const std::string &name)
 // forces plus their last change starts closer to the solution (its true error the loads' second
 // difference, not their first) and ends at tol in fewer iterations than one from the previous
 // forces alone, with the same motion to what tol allows. Measured: the start's true error 2.1e-3
-// of mu F_n from the previous forces, 5.8e-5 extrapolated; Gauss-Seidel's 161 and 128 sweeps
+// of mu F_n from the previous forces, 5.8e-5 extrapolated; Gauss-Seidel's 151 and 100 sweeps
 // per step to tol 1e-10 are about the ratio of the decades from there to tol (7.3 and 5.8), and
-// Newton from the extrapolated start took 80; the positions after 400 steps 4e-15 d apart. (2.6x fewer APGD iterations on the bench's settled
-// 18-layer bed to tol 1e-8, bench/README.md.)
+// Newton from the extrapolated start took 39 (62 with a first APGD phase of 25 there); the
+// positions after 400 steps 8e-15 d apart. (2.6x fewer APGD iterations on the bench's settled
+// 18-layer bed to tol 1e-8, bench/README.md.) The solvers are named: the default is newton.
 TEST(DeckCoulomb, ExtrapolatedStartFollowsASlowlyTiltedPile)
 {
   write_settled_cup("cup_settled.restart");
   // Gauss-Seidel from the previous and from the extrapolated forces, and Newton from the
-  // extrapolated forces (its first Newton step after 25 APGD iterations instead of 100)
+  // extrapolated forces (its first Newton step after 10 APGD iterations instead of 50)
   const char *const names[3] = {"gs_yes", "gs_extrapolate", "newton_extrapolate"};
-  const char *const options[3] = {"warm yes", "warm extrapolate", "solver newton warm extrapolate"};
+  const char *const options[3] = {"solver gs warm yes", "solver gs warm extrapolate",
+                                  "solver newton warm extrapolate"};
   double iterations[3], residual[3], extrapolated_steps[3];
   for (int k = 0; k < 3; k++) {
     deck::Lammps lmp;

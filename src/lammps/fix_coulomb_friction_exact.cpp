@@ -614,7 +614,7 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 }
 
 /* ----------------------------------------------------------------------
-   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (50, or 25 from an
+   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (50, or 10 from an
    extrapolated start) find which contacts stick and which slide, then Newton steps on that face,
    each solved by conjugate gradients preconditioned by symmetric Gauss-Seidel, finish the step.
    A Newton step that does not at least halve the true error (the face was not yet the
@@ -627,10 +627,11 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 ------------------------------------------------------------------------- */
 
 namespace {
-// the most CG iterations of a Newton step per APGD iteration of the phase before it: a step on a
-// face that is still wrong costs at most 4 phases (measured on the 72-layer beds, 8 steps each,
-// before the limit of misses below: 541 and 1,142 iterations per step at rest and moving,
-// against 555 and 1,391 with 10, 608 and 1,330 with 2)
+// the most CG iterations of a Newton step per APGD iteration of the phase before it (or of a
+// phase after a step, where the first phase was shorter): a step on a face that is still wrong
+// costs at most 4 phases (measured on the 72-layer beds, 8 steps each, before the limit of
+// misses below: 541 and 1,142 iterations per step at rest and moving, against 555 and 1,391
+// with 10, 608 and 1,330 with 2)
 constexpr int kCgPerApgd = 4;
 // APGD iterations after a Newton step
 constexpr int kApgdAfterNewton = 25;
@@ -641,6 +642,12 @@ constexpr int kNewtonMisses = 3;
 // a Newton step's CG stops where the contacts' largest left rate is this share of its start
 // (inexact Newton: the next step corrects the rest, and a wrong face costs less)
 constexpr double kCgReduction = 0.01;
+// ... 0.1 % from an extrapolated start, whose face is all but the solution's (no contact changed
+// its face in a Newton step of 24 steps of the 9-, 18- and 36-layer beds): one CG run to about
+// tol rather than two, the second restarting CG's directions from scratch (with the first APGD
+// phase of 10 there, iterations per step with 0.01 and 0.001: 43.1 and 47.0 on 9 layers, 58.5
+// and 59.5 on 18, 113.0 and 79.9 on 36; 0: 47.0, 59.5, 94.5)
+constexpr double kCgReductionExtrapolated = 0.001;
 // ... or where it is this share of tol: the left rates are the stuck contacts' true errors to
 // first order, the rest is the margin for the step's return onto the disks (measured, 8 steps to
 // tol 1e-8 from the extrapolated start, iterations per step with 0.3, 0.6 and 0.9: 97.8, 94.8
@@ -670,7 +677,8 @@ double FixCoulombFrictionExact::solve_newton()
     bool improved = true;
     while (used < settings.sweeps && improved) {
       for (int k = 0; k < ncontacts; k++) contacts.before[k] = contacts.force[k];
-      used += newton_step(std::min(kCgPerApgd * phase, settings.sweeps - used));
+      used += newton_step(
+          std::min(kCgPerApgd * std::max(phase, kApgdAfterNewton), settings.sweeps - used));
       // the whole step, then a few APGD iterations that settle the contacts whose face it
       // changed (a stuck force clipped onto its rim, a sliding one released)
       double largest_change = 0.0;
@@ -728,14 +736,16 @@ double FixCoulombFrictionExact::reduced_true_error()
 // forward sweep over the contacts and no product with A:
 //   (D + L)^-1 A (D + U)^-1 v = t + (D + L)^-1 (U t + C t),   t = (D + U)^-1 v,
 // and x = E^-T p gathers alpha t of every iteration. At most `most` iterations, until every
-// contact's left rate m_t |r| / mu F_n is 1 % of the largest at the start, or 0.6 tol: r = E
-// r_hat is recomputed (one more sweep) where the decay of |r_hat| since the last check predicts
-// the stop, or every 16 iterations. Returns the iterations.
+// contact's left rate m_t |r| / mu F_n is 1 % (0.1 % from an extrapolated start) of the
+// largest at the start, or 0.6 tol: r = E r_hat is recomputed (one more sweep) where the decay
+// of |r_hat| since the last check predicts the stop, or every 16 iterations. Returns the
+// iterations.
 int FixCoulombFrictionExact::newton_step(int most)
 {
   double rr = 0.0;
   const double largest = start_newton_system(rr);
-  const double stop = std::fmax(kCgStopOfTol * settings.tol, kCgReduction * std::sqrt(largest));
+  const double reduction = extrapolated_start ? kCgReductionExtrapolated : kCgReduction;
+  const double stop = std::fmax(kCgStopOfTol * settings.tol, reduction * std::sqrt(largest));
   // alpha: the step of the last iteration (x += alpha t, r_hat -= alpha q), taken by the next
   // backward sweep as it passes each contact, or before a check
   double checked_largest = largest, checked_rr = rr, alpha = 0.0, beta = 0.0;

@@ -816,17 +816,10 @@ double FixCoulombFrictionExact::start_newton_system(double &rr)
     contacts.cg_r[k] = contacts.cg_half[k] * y;
     rr += ge::dot(contacts.cg_r[k], contacts.cg_r[k]);
   }
-  rr = sum_all(rr);
+  const double local_rr = rr;
+  MPI_Allreduce(&local_rr, &rr, 1, MPI_DOUBLE, MPI_SUM, world);
   double all = 0.0;
   MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
-  return all;
-}
-
-// a sum over all processes
-double FixCoulombFrictionExact::sum_all(double local)
-{
-  double all = 0.0;
-  MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, MPI_SUM, world);
   return all;
 }
 

@@ -193,7 +193,6 @@ class FixCoulombFrictionExact : public Fix {
   double solve_newton();
   int newton_step(int most);
   double start_newton_system(double &rr);
-  double sum_all(double local);
   void take_cg_step(double alpha);
   void ssor_backward_sweep(double alpha, double beta);
   void ssor_take_remote_coupling();

@@ -1165,6 +1165,46 @@ run             400
   }
 }
 
+// A start close to the solution (ge::kCoulombNewtonCloseStart) takes Newton's short first APGD
+// phase and its tighter CG stop also where it is not extrapolated: the previous forces where the
+// loads change slowly. The tetrahedron at rest (mu = 0.6), its gravity then tilted by 5e-7 g per
+// step towards +x, run on from the previous forces (warm yes) by Gauss-Seidel and by Newton:
+// Newton's solves start close (vector value 12; their true error about 3e-6), both reach tol,
+// and the spheres end where they do in the other run, to what tol allows.
+TEST(DeckCoulomb, NewtonFromThePreviousForcesUnderASlowTiltStartsClose)
+{
+  const std::string tetrahedron = deck::source_path("unittest/decks/in.coulomb_tetrahedron");
+  const char *const solvers[2] = {"gs", "newton"};
+  double close_steps[2], residual[2];
+  for (int k = 0; k < 2; k++) {
+    deck::Lammps lmp;
+    lmp.command(std::string("variable options index \"warm yes tol 1e-10 sweeps 5000 solver ") +
+                solvers[k] + "\"\ninclude " + tetrahedron + "\n" + run_for(0.5) + R"(
+variable        gx equal 5e-7*9.81*(step-25000)
+unfix           gravity
+fix             gravity all gravity 9.81 vector v_gx 0 -1
+variable        close equal f_GE_COULOMB[12]
+fix             count all ave/time 1 1 1 v_close ave running
+variable        close_share equal f_count
+variable        residual equal f_GE_COULOMB[9]
+run             2000
+write_dump      all custom tetrahedron_tilted_)" +
+                solvers[k] + ".atoms id x y z modify format float %.17g sort id\n");
+    close_steps[k] = 2000.0 * lmp.variable("close_share");
+    residual[k] = lmp.variable("residual");
+    std::printf("  %s: %g of 2000 steps from a close start, last natural residual %.2e\n",
+                solvers[k], close_steps[k], residual[k]);
+    EXPECT_LE(residual[k], 1e-10) << solvers[k];
+  }
+  EXPECT_EQ(close_steps[0], 0.0);    // (Gauss-Seidel has no phases)
+  EXPECT_GE(close_steps[1], 1999.0);    // (all but run setup's solve)
+  const double difference = largest_position_difference("tetrahedron_tilted_gs.atoms",
+                                                        "tetrahedron_tilted_newton.atoms");
+  std::printf("  newton vs gs: largest difference of the positions %.2e d\n",
+              difference / (2.0 * kR));
+  EXPECT_LE(difference, 1e-10 * 2.0 * kR);
+}
+
 // The last change of every contact's friction force is history: written to restart files with
 // the force, for sphere pairs (the pair's neighbour store) and walls (each wall fix) alike. The
 // tilted pile continued from a restart file takes the extrapolated start on its first step as the

@@ -31,7 +31,7 @@ using namespace FixConst;
 using ge::Vec3;
 
 namespace {
-constexpr int NVECTOR = 11;
+constexpr int NVECTOR = 12;
 // moment of inertia of a solid sphere, as fix nve/sphere integrates it: the tangential reduced
 // mass (Sakamaki et al. 3D eq. 24) must use the I the integrator moves the spheres with
 constexpr double SPHERE_INERTIA = 0.4;
@@ -64,7 +64,7 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   sweeps_total = solves_total = 0.0;
   run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
   reached_error = 0.0;
-  last_reached_tol = changes_solved = extrapolated_start = extrapolate_next = false;
+  last_reached_tol = changes_solved = extrapolated_start = extrapolate_next = close_start = false;
   start_misfit[0] = start_misfit[1] = 0.0;
 
   comm_forward = 6;
@@ -614,8 +614,9 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 }
 
 /* ----------------------------------------------------------------------
-   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (50, or 10 from an
-   extrapolated start) find which contacts stick and which slide, then Newton steps on that face,
+   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (50, or 10 from a start
+   close to the solution: extrapolated, or within ge::kCoulombNewtonCloseStart of it in true
+   error) find which contacts stick and which slide, then Newton steps on that face,
    each solved by conjugate gradients preconditioned by symmetric Gauss-Seidel, finish the step.
    A Newton step that does not at least halve the true error (the face was not yet the
    solution's) sends the solve back to APGD for twice the previous phase, from the forces it
@@ -642,12 +643,13 @@ constexpr int kNewtonMisses = 3;
 // a Newton step's CG stops where the contacts' largest left rate is this share of its start
 // (inexact Newton: the next step corrects the rest, and a wrong face costs less)
 constexpr double kCgReduction = 0.01;
-// ... 0.1 % from an extrapolated start, whose face is all but the solution's (no contact changed
-// its face in a Newton step of 24 steps of the 9-, 18- and 36-layer beds): one CG run to about
+// ... 0.1 % from a close start (an extrapolated one, or ge::kCoulombNewtonCloseStart), whose face
+// is all but the solution's (no contact changed its face in a Newton step of 24 steps of the 9-,
+// 18- and 36-layer beds from extrapolated starts): one CG run to about
 // tol rather than two, the second restarting CG's directions from scratch (with the first APGD
 // phase of 10 there, iterations per step with 0.01 and 0.001: 43.1 and 47.0 on 9 layers, 58.5
 // and 59.5 on 18, 113.0 and 79.9 on 36; 0: 47.0, 59.5, 94.5)
-constexpr double kCgReductionExtrapolated = 0.001;
+constexpr double kCgReductionClose = 0.001;
 // ... or where it is this share of tol: the left rates are the stuck contacts' true errors to
 // first order, the rest is the margin for the step's return onto the disks (measured, 8 steps to
 // tol 1e-8 from the extrapolated start, iterations per step with 0.3, 0.6 and 0.9: 97.8, 94.8
@@ -663,9 +665,12 @@ double FixCoulombFrictionExact::solve_newton()
 {
   compute_row_bounds();
   double res_all = 0.0;
+  // (an extrapolated start is close by construction: no pass to measure it)
+  close_start =
+      extrapolated_start || reduced_true_error() <= ge::kCoulombNewtonCloseStart;
   // (doubled where a step misses)
-  int used = 0, phase = extrapolated_start ? ge::kCoulombNewtonFirstApgdExtrapolated
-                                           : ge::kCoulombNewtonFirstApgd;
+  int used = 0, phase = close_start ? ge::kCoulombNewtonFirstApgdClose
+                                    : ge::kCoulombNewtonFirstApgd;
   int misses = 0;
   while (used < settings.sweeps) {
     // APGD: a phase, or (after kNewtonMisses missed steps) to the end
@@ -736,7 +741,7 @@ double FixCoulombFrictionExact::reduced_true_error()
 // forward sweep over the contacts and no product with A:
 //   (D + L)^-1 A (D + U)^-1 v = t + (D + L)^-1 (U t + C t),   t = (D + U)^-1 v,
 // and x = E^-T p gathers alpha t of every iteration. At most `most` iterations, until every
-// contact's left rate m_t |r| / mu F_n is 1 % (0.1 % from an extrapolated start) of the
+// contact's left rate m_t |r| / mu F_n is 1 % (0.1 % from a close start) of the
 // largest at the start, or 0.6 tol: r = E r_hat is recomputed (one more sweep) where the decay
 // of |r_hat| since the last check predicts the stop, or every 16 iterations. Returns the
 // iterations.
@@ -744,7 +749,7 @@ int FixCoulombFrictionExact::newton_step(int most)
 {
   double rr = 0.0;
   const double largest = start_newton_system(rr);
-  const double reduction = extrapolated_start ? kCgReductionExtrapolated : kCgReduction;
+  const double reduction = close_start ? kCgReductionClose : kCgReduction;
   const double stop = std::fmax(kCgStopOfTol * settings.tol, reduction * std::sqrt(largest));
   // alpha: the step of the last iteration (x += alpha t, r_hat -= alpha q), taken by the next
   // backward sweep as it passes each contact, or before a check
@@ -1381,6 +1386,7 @@ double FixCoulombFrictionExact::compute_vector(int n)
     case 8: local = natural_residual; op = MPI_MAX; break;
     case 9: local = stuck_velocity_after; op = MPI_MAX; break;
     case 10: return extrapolated_start ? 1.0 : 0.0;
+    case 11: return close_start ? 1.0 : 0.0;
     default: return 0.0;
   }
   MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, op, world);

@@ -168,6 +168,9 @@ class FixCoulombFrictionExact : public Fix {
   // the change of the forces between them is stored for the extrapolated start
   bool last_reached_tol, changes_solved;
   bool extrapolated_start;    // this step's solve started from the extrapolated forces
+  // this step's Newton solve starts close to the solution: from the extrapolated forces, or
+  // from forces whose true error is already below ge::kCoulombNewtonCloseStart (solve_newton)
+  bool close_start;
   bool extrapolate_next;      // the next step's will (decide_next_start)
   double start_misfit[2];     // this step's, previous and extrapolated start (add_start_misfits)
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here

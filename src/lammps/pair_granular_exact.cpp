@@ -1074,12 +1074,13 @@ void PairGranularExact::check_coulomb_setup() const
     error->warning(FLERR,
                    "Pair granular/exact 'tangential coulomb' with solver newton (the default) "
                    "and sweeps {}: its first {} iterations are APGD ({} where a step starts "
-                   "from extrapolated forces, which needs the solves to reach tol), so the solve "
+                   "close to the solution, as from extrapolated forces, which needs the solves "
+                   "to reach tol), so the solve "
                    "is mostly 'solver apgd'. Newton steps pay where the solve runs to a tight "
                    "tol: leave sweeps at its default ({}) or give sweeps > {}; for a small "
                    "budget of sweeps, 'solver gs' leaves the smaller error",
                    settings.sweeps, ge::kCoulombNewtonFirstApgd,
-                   ge::kCoulombNewtonFirstApgdExtrapolated, ge::kCoulombNewtonDefaultSweeps,
+                   ge::kCoulombNewtonFirstApgdClose, ge::kCoulombNewtonDefaultSweeps,
                    ge::kCoulombNewtonFirstApgd);
 }
 

@@ -616,11 +616,11 @@ constexpr int kCoulombNewtonFirstApgd = 50;
 constexpr int kCoulombNewtonFirstApgdClose = 10;
 // The true error (of mu F_n) below which a start that is not extrapolated counts as close: the
 // previous forces of a bed at rest, kept by the start rule where extrapolating would mostly
-// amplify the solves' own error (the 72-layer bed at rest starts from them at 8.6e-7 on most steps; with the first phase of 50
-// and CG to 1 % there, 101.4 iterations per step, with those of a close start 69.9: 8 steps to
-// tol 1e-8). The starts of moving beds and of a pour are decades further (1e-2 to 1 on the
-// moving 72-layer bed): 1e-5 leaves them as they were, and costs one pass where it does not
-// hold.
+// amplify the solves' own error (the 72-layer bed at rest starts from them at 8.6e-7 on most
+// steps; with the first phase of 50 and CG to 1 % there, 101.4 iterations per step, with those
+// of a close start 69.9: 8 steps to tol 1e-8). The starts of moving beds and of a pour are
+// decades further (1e-2 to 1 on the moving 72-layer bed): 1e-5 leaves them as they were, and
+// costs one pass where it does not hold.
 constexpr double kCoulombNewtonCloseStart = 1e-5;
 
 // One contact's part of the face: its free direction on the rim (sliding) and curvature term.

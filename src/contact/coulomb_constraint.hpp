@@ -49,7 +49,7 @@ enum class CoulombSolver : int {
   APGD = 1,           // accelerated projected gradient (Nesterov, with restarts): all contacts
                       // at once from the same totals, a diagonal (row-sum) preconditioner
   Newton = 2          // APGD to find which contacts stick and which slide, then Newton steps on
-                      // that face by conjugate gradients (ge::coulomb_face)
+                      // that face by conjugate residuals (ge::coulomb_face)
 };
 
 // Where a step's solve starts (notes: Coulomb warm start). The values are those restart files
@@ -595,8 +595,9 @@ GE_INLINE double coulomb_apgd_momentum(double theta, double next_theta)
 //     e . (D delta) + (|s| / (mu F_n)) (e . delta) = -e . s,
 // the curvature term |s|/(mu F_n) being the derivative of the projection onto the disk on its
 // rim. With the stuck contacts' D delta = -s, the Newton step solves a symmetric positive semi-
-// definite system (D restricted to the face plus the curvatures) by conjugate gradients over the
-// contacts: each iteration one product with D, made as the solvers make their totals.
+// definite system (D restricted to the face plus the curvatures) by conjugate residuals over the
+// contacts (conjugate gradients until 2026-11-27): each iteration one product with D, made as
+// the solvers make their totals.
 
 // The APGD iterations solver newton takes before its first Newton step: what the face took to
 // settle on the beds measured (bench/README.md, "The Newton solver"); a budget of at most this
@@ -703,7 +704,7 @@ GE_INLINE Vec3 coulomb_face_coupling(const CoulombSweepTerms<double> &t, const C
 }
 
 // One contact's step of a Gauss-Seidel sweep over the Newton system (the symmetric Gauss-Seidel
-// preconditioner of its conjugate gradients, Coulomb Newton in the design notes): y_c =
+// preconditioner of its conjugate residuals, Coulomb Newton in the design notes): y_c =
 // D_cc^-1 (rhs - coupling) on the face, D_cc its diagonal block (1/m_t plus the curvature), the
 // coupling that of the contacts before it in the sweep, read from the totals (and given back);
 // y_c is then added to the totals, for the contacts after it.

@@ -252,6 +252,8 @@ void FixCoulombFrictionExact::Contacts::add_slot()
   cg_p.emplace_back();
   cg_s.emplace_back();
   cg_u.emplace_back();
+  cg_ap.emplace_back();
+  cg_up.emplace_back();
   cg_half.emplace_back();
   stick.emplace_back();
   counted.emplace_back();
@@ -261,7 +263,7 @@ void FixCoulombFrictionExact::Contacts::add_slot()
 double FixCoulombFrictionExact::Contacts::memory_usage() const
 {
   const double per_slot = 2.0 * sizeof(int) + sizeof(double *) + 2.0 * sizeof(double) +
-      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 9.0 * sizeof(ge::Vec3) +
+      sizeof(ge::CoulombContact) + sizeof(ge::CoulombCoupling) + 11.0 * sizeof(ge::Vec3) +
       sizeof(ge::CoulombFace) + sizeof(ge::CoulombSweepTerms<double>) +
       2.0 * sizeof(double) + 2.0 +
       sizeof(CoulombFrictionTally *);
@@ -617,17 +619,19 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
    Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (50, or 10 from a start
    close to the solution: extrapolated, or within ge::kCoulombNewtonCloseStart of it in true
    error) find which contacts stick and which slide, then Newton steps on that face,
-   each solved by conjugate gradients preconditioned by symmetric Gauss-Seidel, finish the step.
+   each solved by conjugate residuals preconditioned by symmetric Gauss-Seidel, finish the step.
    A Newton step that does not at least halve the true error (the face was not yet the
    solution's) sends the solve back to APGD for twice the previous phase, from the forces it
    reached or, where it made them worse, from those before it; after 3 such misses APGD alone
-   finishes the solve. `sweeps` bounds the APGD and CG iterations together.
+   finishes the solve. `sweeps` bounds the APGD and conjugate-residual iterations together.
    Every decision is taken on reduced values: all processes take the same path, and the motion is
-   the same on any number of processes to what tol allows (CG's preconditioner sweeps each
-   process's contacts, and its sums are taken in another order: it stops at another iterate).
+   the same on any number of processes to what tol allows (the preconditioner sweeps each
+   process's contacts, and the sums are taken in another order: it stops at another iterate).
 ------------------------------------------------------------------------- */
 
 namespace {
+// (The Krylov iterations of a Newton step are conjugate residuals since 2026-11-27, conjugate
+// gradients before; "CG" below names them, and the measurements quoted were made with CG.)
 // the most CG iterations of a Newton step per APGD iteration of the phase before it (or of a
 // phase after a step, where the first phase was shorter): a step on a face that is still wrong
 // costs at most 4 phases (measured on the 72-layer beds, 8 steps each, before the limit of
@@ -732,66 +736,84 @@ double FixCoulombFrictionExact::reduced_true_error()
   return all;
 }
 
-// The Newton step x on the face of the forces, by conjugate gradients preconditioned with
-// symmetric Gauss-Seidel (SSOR with omega = 1) in the form of Eisenstat (SIAM J. Sci. Stat.
-// Comput. 2, 1981; notes: Coulomb Newton). With A = L + D + U + C the Newton operator on the
-// face (D the contacts' diagonal blocks, L and U the couplings to the contacts before and after
-// in this process's list, C those to other processes' contacts, which the preconditioner leaves
-// out), CG runs on E^-1 A E^-T, E = (D + L) D^-1/2, whose product is one backward and one
-// forward sweep over the contacts and no product with A:
+// The Newton step x on the face of the forces, by conjugate residuals (Stiefel 1955; Saad,
+// "Iterative Methods for Sparse Linear Systems", Alg. 6.20) preconditioned with symmetric
+// Gauss-Seidel (SSOR with omega = 1) in the form of Eisenstat (SIAM J. Sci. Stat. Comput. 2,
+// 1981; notes: Coulomb Newton). With A = L + D + U + C the Newton operator on the face (D the
+// contacts' diagonal blocks, L and U the couplings to the contacts before and after in this
+// process's list, C those to other processes' contacts, which the preconditioner leaves out), the
+// iteration runs on A_hat = E^-1 A E^-T, E = (D + L) D^-1/2, whose product is one backward and
+// one forward sweep over the contacts and no product with A:
 //   (D + L)^-1 A (D + U)^-1 v = t + (D + L)^-1 (U t + C t),   t = (D + U)^-1 v,
-// and x = E^-T p gathers alpha t of every iteration. At most `most` iterations, until every
-// contact's left rate m_t |r| / mu F_n is 1 % (0.1 % from a close start) of the
-// largest at the start, or 0.6 tol: r = E r_hat is recomputed (one more sweep) where the decay
-// of |r_hat| since the last check predicts the stop, or every 16 iterations. Returns the
-// iterations.
+// and x = E^-T x_hat gathers alpha E^-T p of every iteration. Conjugate residuals minimise
+// |r_hat| over the Krylov space, where conjugate gradients minimise the error in A_hat's norm:
+// the stop below is on the residual, and CG's residual rises and falls on the way down (its
+// largest left rate 1.4e-8, 2.3e-8, 9.0e-9 at three checks of a step on the moving 72-layer
+// bed). Each iteration takes the product of r_hat (not of p): A_hat p and E^-T p follow by the
+// same recursion as p. At most `most` iterations, until every contact's left rate m_t |r| / mu
+// F_n is 1 % (0.1 % from a close start) of the largest at the start, or 0.6 tol: r = E r_hat is
+// recomputed (one more sweep) where the decay of |r_hat| since the last check predicts the
+// stop, or every 16 iterations. Returns the iterations.
 int FixCoulombFrictionExact::newton_step(int most)
 {
   double rr = 0.0;
   const double largest = start_newton_system(rr);
   const double reduction = close_start ? kCgReductionClose : kCgReduction;
   const double stop = std::fmax(kCgStopOfTol * settings.tol, reduction * std::sqrt(largest));
-  // alpha: the step of the last iteration (x += alpha t, r_hat -= alpha q), taken by the next
-  // backward sweep as it passes each contact, or before a check
-  double checked_largest = largest, checked_rr = rr, alpha = 0.0, beta = 0.0;
+  // the recursion's update of the last iteration (p = r_hat + beta p, with A_hat p and E^-T p,
+  // then x += alpha E^-T p, r_hat -= alpha A_hat p), taken by the next backward sweep as it
+  // passes each contact, or before a check
+  CrUpdate update;
+  double checked_largest = largest, checked_rr = rr, r_ar = 0.0, ap_ap = 0.0;
   int iterations = 0, checked_at = 0;
   while (iterations < most && rr > 0.0) {
     iterations++;
-    ssor_backward_sweep(alpha, beta);
+    ssor_backward_sweep(update);
+    update.pending = false;
     ssor_take_remote_coupling();
-    // (p, q), (r_hat, q), (q, q), (r_hat, r_hat): |r_hat - alpha q|^2 follows without a pass
+    // (r_hat, A_hat r_hat), (A_hat r_hat, A_hat r_hat), (A_hat r_hat, A_hat p), (r_hat, A_hat p)
     double sums[4] = {0.0, 0.0, 0.0, 0.0}, all[4];
     ssor_forward_sweep(sums);
     MPI_Allreduce(sums, all, 4, MPI_DOUBLE, MPI_SUM, world);
-    alpha = 0.0;
-    if (!(all[0] > 0.0)) break;    // (no curvature left along p: nothing more to gain)
-    rr = all[3];
-    alpha = rr / all[0];
-    const double rr_next = std::fmax(rr - 2.0 * alpha * all[1] + alpha * alpha * all[2], 0.0);
-    beta = rr_next / rr;
-    rr = rr_next;
+    // (the first iteration: p = r_hat)
+    const double beta = iterations == 1 ? 0.0 : all[0] / r_ar;
+    r_ar = all[0];
+    // |A_hat p|^2 and (r_hat, A_hat p) of the next p, from the sums
+    ap_ap = all[1] + 2.0 * beta * all[2] + beta * beta * ap_ap;
+    const double r_ap = all[0] + beta * all[3];
+    if (!(r_ar > 0.0) || !(ap_ap > 0.0)) break;    // (nothing more to gain along p)
+    const double alpha = r_ar / ap_ap;
+    update = CrUpdate{true, alpha, beta};
+    rr = std::fmax(rr - 2.0 * alpha * r_ap + alpha * alpha * ap_ap, 0.0);
     const bool predicted = checked_largest * rr <= stop * stop * checked_rr;
     if (predicted || iterations - checked_at >= kCgCheckEvery) {
-      take_cg_step(alpha);
-      alpha = 0.0;
+      take_cr_update(update);
+      update.pending = false;
       checked_largest = ssor_true_residual();
       checked_rr = rr;
       checked_at = iterations;
       if (checked_largest <= stop * stop) break;
     }
   }
-  take_cg_step(alpha);
+  take_cr_update(update);
   return iterations;
 }
 
-// x += alpha t, r_hat -= alpha q for every contact
-void FixCoulombFrictionExact::take_cg_step(double alpha)
+// One contact's part of the recursion's update (CrUpdate)
+void FixCoulombFrictionExact::cr_update_contact(int k, const CrUpdate &update)
 {
-  if (alpha == 0.0) return;
-  for (int k = 0; k < ncontacts; k++) {
-    contacts.cg_x[k] = contacts.cg_x[k] + alpha * contacts.cg_u[k];
-    contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_s[k];
-  }
+  contacts.cg_p[k] = contacts.cg_r[k] + update.beta * contacts.cg_p[k];
+  contacts.cg_ap[k] = contacts.cg_s[k] + update.beta * contacts.cg_ap[k];
+  contacts.cg_up[k] = contacts.cg_u[k] + update.beta * contacts.cg_up[k];
+  contacts.cg_x[k] = contacts.cg_x[k] + update.alpha * contacts.cg_up[k];
+  contacts.cg_r[k] = contacts.cg_r[k] - update.alpha * contacts.cg_ap[k];
+}
+
+// the recursion's update for every contact, where it is still pending
+void FixCoulombFrictionExact::take_cr_update(const CrUpdate &update)
+{
+  if (!update.pending) return;
+  for (int k = 0; k < ncontacts; k++) cr_update_contact(k, update);
 }
 
 // The Newton system at the forces: every contact's face and D^1/2, x = 0, and the split
@@ -811,6 +833,7 @@ double FixCoulombFrictionExact::start_newton_system(double &rr)
         face.inverse_diagonal > 0.0 ? 1.0 / std::sqrt(face.inverse_diagonal) : 0.0;
     // (the first iteration's step and direction scale these by zero: no stale values)
     contacts.cg_x[k] = contacts.cg_p[k] = contacts.cg_u[k] = contacts.cg_s[k] = Vec3{0, 0, 0};
+    contacts.cg_ap[k] = contacts.cg_up[k] = Vec3{0, 0, 0};
     const Vec3 b = ge::coulomb_onto_face(face, -1.0 * rate);
     const double left = ge::coulomb_scaled_residual2(contacts.terms[k], b);
     if (left > largest) largest = left;    // (std::fmax: a call per contact)
@@ -828,20 +851,17 @@ double FixCoulombFrictionExact::start_newton_system(double &rr)
   return all;
 }
 
-// t = (D + U)^-1 D^1/2 p (backward, from zero totals): at each contact the last iteration's step
-// first (x += alpha t, r_hat -= alpha q, from cg_u and cg_s), then the direction
-// p = r_hat + beta p; cg_u gets t, cg_s the coupling U t
-void FixCoulombFrictionExact::ssor_backward_sweep(double alpha, double beta)
+// t = (D + U)^-1 D^1/2 r_hat = E^-T r_hat (backward, from zero totals): at each contact the last
+// iteration's update first, where it is pending (cr_update_contact, from cg_s = A_hat r_hat and
+// cg_u = E^-T r_hat of the last product); cg_u gets t, cg_s the coupling U t
+void FixCoulombFrictionExact::ssor_backward_sweep(const CrUpdate &update)
 {
   clear_direction_totals();
   for (int k = ncontacts - 1; k >= 0; k--) {
-    contacts.cg_x[k] = contacts.cg_x[k] + alpha * contacts.cg_u[k];
-    contacts.cg_r[k] = contacts.cg_r[k] - alpha * contacts.cg_s[k];
-    const Vec3 p = contacts.cg_r[k] + beta * contacts.cg_p[k];
-    contacts.cg_p[k] = p;
+    if (update.pending) cr_update_contact(k, update);
     contacts.cg_u[k] = ge::coulomb_face_sweep_step(
-        contacts.terms[k], contacts.face[k], contacts.cg_half[k] * p, total_next[contacts.i[k]],
-        totals_of_j(k, total_next), contacts.cg_s[k]);
+        contacts.terms[k], contacts.face[k], contacts.cg_half[k] * contacts.cg_r[k],
+        total_next[contacts.i[k]], totals_of_j(k, total_next), contacts.cg_s[k]);
   }
 }
 
@@ -865,8 +885,8 @@ void FixCoulombFrictionExact::ssor_take_remote_coupling()
     for (int m = 0; m < 6; m++) total_next[b][m] = sweep_local[b][m] - total_next[b][m];
 }
 
-// y = (D + L)^-1 (U t + C t) (forward), and the image of the direction q = D^1/2 (t + y) into
-// cg_s; adds this process's (p, q), (r_hat, q), (q, q) and (r_hat, r_hat) to sums
+// y = (D + L)^-1 (U t + C t) (forward), and the product q = A_hat r_hat = D^1/2 (t + y) into
+// cg_s; adds this process's (r_hat, q), (q, q), (q, A_hat p) and (r_hat, A_hat p) to sums
 void FixCoulombFrictionExact::ssor_forward_sweep(double sums[4])
 {
   for (int k = 0; k < ncontacts; k++) {
@@ -875,12 +895,12 @@ void FixCoulombFrictionExact::ssor_forward_sweep(double sums[4])
         ge::coulomb_face_sweep_step(contacts.terms[k], contacts.face[k], contacts.cg_s[k],
                                     total_next[contacts.i[k]], totals_of_j(k, total_next), lower);
     const Vec3 q = contacts.cg_half[k] * (contacts.cg_u[k] + y);
-    const Vec3 &r = contacts.cg_r[k];
+    const Vec3 &r = contacts.cg_r[k], &ap = contacts.cg_ap[k];
     contacts.cg_s[k] = q;
-    sums[0] += ge::dot(contacts.cg_p[k], q);
-    sums[1] += ge::dot(r, q);
-    sums[2] += ge::dot(q, q);
-    sums[3] += ge::dot(r, r);
+    sums[0] += ge::dot(r, q);
+    sums[1] += ge::dot(q, q);
+    sums[2] += ge::dot(q, ap);
+    sums[3] += ge::dot(r, ap);
   }
 }
 

@@ -106,15 +106,15 @@ class FixCoulombFrictionExact : public Fix {
     std::vector<double> inv_row;       // APGD: 1/R_c, the contact's preconditioned step
     std::vector<ge::Vec3> branch;      // from the partner (a wall's surface point) to i
     // Newton (solve_newton): the force before the step, the contact's face and its
-    // conjugate-gradient vectors (newton_step, SSOR in Eisenstat's form): the step x, the split
-    // system's residual r_hat and direction p, t = E^-T p, the coupling U t and then the image
-    // q of p, and D^1/2; and (APGD and Newton, solve()) the terms of c and coupling that their
-    // passes read, packed (112 of their 192 bytes: on beds too large for the caches every pass
-    // streams them from memory)
+    // conjugate-residual vectors (newton_step, SSOR in Eisenstat's form): the step x, the split
+    // system's residual r_hat and direction p, t = E^-T r_hat, the coupling U t and then the
+    // product A_hat r_hat, A_hat p and E^-T p, and D^1/2; and (APGD and Newton, solve()) the
+    // terms of c and coupling that their passes read, packed (112 of their 192 bytes: on beds
+    // too large for the caches every pass streams them from memory)
     std::vector<ge::Vec3> before;
     std::vector<ge::CoulombFace> face;
     std::vector<ge::CoulombSweepTerms<double>> terms;
-    std::vector<ge::Vec3> cg_x, cg_r, cg_p, cg_u, cg_s;
+    std::vector<ge::Vec3> cg_x, cg_r, cg_p, cg_u, cg_s, cg_ap, cg_up;
     std::vector<double> cg_half;
     std::vector<char> stick;
     std::vector<char> counted;         // run setup: the last step counted this kick's dissipation
@@ -196,8 +196,15 @@ class FixCoulombFrictionExact : public Fix {
   double solve_newton();
   int newton_step(int most);
   double start_newton_system(double &rr);
-  void take_cg_step(double alpha);
-  void ssor_backward_sweep(double alpha, double beta);
+  // the conjugate-residual recursion's update of an iteration, taken by the next backward sweep
+  // (newton_step)
+  struct CrUpdate {
+    bool pending = false;
+    double alpha = 0.0, beta = 0.0;
+  };
+  void cr_update_contact(int k, const CrUpdate &update);
+  void take_cr_update(const CrUpdate &update);
+  void ssor_backward_sweep(const CrUpdate &update);
   void ssor_take_remote_coupling();
   void ssor_forward_sweep(double sums[4]);
   double ssor_true_residual();

@@ -1120,10 +1120,11 @@ std::string dump_cup(const std::string &name)
 // forces plus their last change starts closer to the solution (its true error the loads' second
 // difference, not their first) and ends at tol in fewer iterations than one from the previous
 // forces alone, with the same motion to what tol allows. Measured: the start's true error 2.1e-3
-// of mu F_n from the previous forces, 5.8e-5 extrapolated; Gauss-Seidel's 151 and 100 sweeps
-// per step to tol 1e-10 are about the ratio of the decades from there to tol (7.3 and 5.8), and
-// Newton from the extrapolated start took 39 (62 with a first APGD phase of 25 there); the
-// positions after 400 steps 8e-15 d apart. (2.6x fewer APGD iterations on the bench's settled
+// of mu F_n from the previous forces, 5.8e-5 extrapolated; Gauss-Seidel's 131 and 87 sweeps
+// per step to tol 1e-10 (151 and 100 on the cup as Newton with conjugate gradients settled it)
+// are about the ratio of the decades from there to tol (7.3 and 5.8), and Newton from the
+// extrapolated start took 38 (39 with conjugate gradients, 62 with them and a first APGD phase
+// of 25 there); the positions after 400 steps 6e-15 d apart. (2.6x fewer APGD iterations on the bench's settled
 // 18-layer bed to tol 1e-8, bench/README.md.) The solvers are named: the default is newton.
 TEST(DeckCoulomb, ExtrapolatedStartFollowsASlowlyTiltedPile)
 {

@@ -615,13 +615,24 @@ constexpr int kCoulombNewtonFirstApgd = 50;
 // 47.0 iterations per step on 9 layers, 75.9 -> 59.5 on 18, 95.2 -> 79.9 on 36; 8 steps: 429.6
 // -> 419.0 on 72 moving; no contact changed its face in a Newton step on the first three).
 constexpr int kCoulombNewtonFirstApgdClose = 10;
-// The true error (of mu F_n) below which a start that is not extrapolated counts as close: the
+// ... and none from a start within kCoulombNewtonCloseStart of the solution in true error
+// (extrapolated or not) but not yet within tol: its face is the solution's, and the first Newton
+// step is taken on it at once (2026-11-27, 8 steps to tol 1e-8 from the settled beds, whose steps
+// start at 2e-6 to 2e-5 on 9 and 18 layers, extrapolated, and at 8.6e-7 on 72 at rest, from the
+// previous forces: iterations per step 46.1 -> 37.0 on 9 layers, 51.6 -> 44.6 on 18, 48.2 -> 39.8
+// on 72 at rest. Tried first on every close start, extrapolated or not, with 2 and 0 APGD
+// iterations: 38.2 and 34.6 on 9 layers, 46.6 and 40.5 on 18, 36.0 and 39.8 on 72 at rest, but
+// 89.9 and 117.9 against 62.9 on 36 layers, whose extrapolated starts are at 1e-4 to 4e-4: those
+// keep the phase of 10).
+constexpr int kCoulombNewtonFirstApgdNear = 0;
+// The true error (of mu F_n) of a start below which it counts as close whether extrapolated or
+// not, and the first Newton step needs no APGD phase before it (kCoulombNewtonFirstApgdNear): the
 // previous forces of a bed at rest, kept by the start rule where extrapolating would mostly
 // amplify the solves' own error (the 72-layer bed at rest starts from them at 8.6e-7 on most
 // steps; with the first phase of 50 and CG to 1 % there, 101.4 iterations per step, with those
-// of a close start 69.9: 8 steps to tol 1e-8). The starts of moving beds and of a pour are
-// decades further (1e-2 to 1 on the moving 72-layer bed): 1e-5 leaves them as they were, and
-// costs one pass where it does not hold.
+// of a close start 69.9: 8 steps to tol 1e-8), and the extrapolated starts of the settled 9- and
+// 18-layer beds. The starts of moving beds and of a pour are decades further (1e-2 to 1 on the
+// moving 72-layer bed): 1e-5 leaves them as they were. Measuring it costs one pass per step.
 constexpr double kCoulombNewtonCloseStart = 1e-5;
 
 // One contact's part of the face: its free direction on the rim (sliding) and curvature term.

@@ -616,9 +616,10 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 }
 
 /* ----------------------------------------------------------------------
-   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (50, or 10 from a start
-   close to the solution: extrapolated, or within ge::kCoulombNewtonCloseStart of it in true
-   error) find which contacts stick and which slide, then Newton steps on that face,
+   Newton (notes: Coulomb Newton; ge::coulomb_face): APGD iterations (50; 10 from an
+   extrapolated start; none from a start within ge::kCoulombNewtonCloseStart of the solution in
+   true error, whose face is the solution's) find which contacts stick and which slide, then
+   Newton steps on that face,
    each solved by conjugate residuals preconditioned by symmetric Gauss-Seidel, finish the step.
    A Newton step that does not at least halve the true error (the face was not yet the
    solution's) sends the solve back to APGD for twice the previous phase, from the forces it
@@ -669,19 +670,23 @@ double FixCoulombFrictionExact::solve_newton()
 {
   compute_row_bounds();
   double res_all = 0.0;
-  // (an extrapolated start is close by construction: no pass to measure it)
-  close_start =
-      extrapolated_start || reduced_true_error() <= ge::kCoulombNewtonCloseStart;
+  // the start's true error (one pass); an extrapolated start is close by construction. A start
+  // already within tol still takes the APGD phase of a close start: every step iterates, and a
+  // stuck contact does not keep the velocity its start leaves it step after step (creep)
+  double error = reduced_true_error();
+  close_start = extrapolated_start || error <= ge::kCoulombNewtonCloseStart;
+  const bool near_start = error <= ge::kCoulombNewtonCloseStart && error > settings.tol;
   // (doubled where a step misses)
-  int used = 0, phase = close_start ? ge::kCoulombNewtonFirstApgdClose
-                                    : ge::kCoulombNewtonFirstApgd;
+  int used = 0, phase = near_start    ? ge::kCoulombNewtonFirstApgdNear
+                        : close_start ? ge::kCoulombNewtonFirstApgdClose
+                                      : ge::kCoulombNewtonFirstApgd;
   int misses = 0;
   while (used < settings.sweeps) {
     // APGD: a phase, or (after kNewtonMisses missed steps) to the end
     const int most = misses < kNewtonMisses ? phase : settings.sweeps - used;
     const int apgd = apgd_iterations(std::min(most, settings.sweeps - used), res_all);
     used += apgd;
-    double error = reduced_true_error();
+    if (apgd > 0) error = reduced_true_error();
     if (error <= settings.tol || apgd < most || misses >= kNewtonMisses) break;
     bool improved = true;
     while (used < settings.sweeps && improved) {
@@ -706,7 +711,7 @@ double FixCoulombFrictionExact::solve_newton()
         // after it, a step that missed has still settled most contacts: measured on the moving
         // 72-layer bed), else from those before it
         misses++;
-        phase *= 2;
+        phase = std::max(2 * phase, ge::kCoulombNewtonFirstApgdClose);
         if (after > error) {
           for (int k = 0; k < ncontacts; k++) {
             add(k, contacts.before[k] - contacts.force[k]);

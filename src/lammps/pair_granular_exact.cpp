@@ -1074,13 +1074,14 @@ void PairGranularExact::check_coulomb_setup() const
     error->warning(FLERR,
                    "Pair granular/exact 'tangential coulomb' with solver newton (the default) "
                    "and sweeps {}: its first {} iterations are APGD ({} where a step starts "
-                   "close to the solution, as from extrapolated forces, which needs the solves "
-                   "to reach tol), so the solve "
+                   "from extrapolated forces, none where its start is within {} of the solution, "
+                   "both of which need the solves to reach tol), so the solve "
                    "is mostly 'solver apgd'. Newton steps pay where the solve runs to a tight "
                    "tol: leave sweeps at its default ({}) or give sweeps > {}; for a small "
                    "budget of sweeps, 'solver gs' leaves the smaller error",
                    settings.sweeps, ge::kCoulombNewtonFirstApgd,
-                   ge::kCoulombNewtonFirstApgdClose, ge::kCoulombNewtonDefaultSweeps,
+                   ge::kCoulombNewtonFirstApgdClose, ge::kCoulombNewtonCloseStart,
+                   ge::kCoulombNewtonDefaultSweeps,
                    ge::kCoulombNewtonFirstApgd);
 }
 

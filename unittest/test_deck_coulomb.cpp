@@ -1166,12 +1166,14 @@ run             400
   }
 }
 
-// A start close to the solution (ge::kCoulombNewtonCloseStart) takes Newton's short first APGD
-// phase and its tighter CG stop also where it is not extrapolated: the previous forces where the
-// loads change slowly. The tetrahedron at rest (mu = 0.6), its gravity then tilted by 5e-7 g per
-// step towards +x, run on from the previous forces (warm yes) by Gauss-Seidel and by Newton:
-// Newton's solves start close (vector value 12; their true error about 3e-6), both reach tol,
-// and the spheres end where they do in the other run, to what tol allows.
+// A start close to the solution (ge::kCoulombNewtonCloseStart) counts as close also where it is
+// not extrapolated: the previous forces where the loads change slowly. Newton then takes its
+// tighter Krylov stop, and from such a start above tol no first APGD phase at all
+// (ge::kCoulombNewtonFirstApgdNear). The tetrahedron at rest (mu = 0.6), its gravity then
+// tilted by 5e-7 g per step towards +x, run on from the previous forces (warm yes) by
+// Gauss-Seidel and by Newton: Newton's solves start close (vector value 12; their true error
+// about 3e-6), both reach tol, and the spheres end where they do in the other run, to what tol
+// allows.
 TEST(DeckCoulomb, NewtonFromThePreviousForcesUnderASlowTiltStartsClose)
 {
   const std::string tetrahedron = deck::source_path("unittest/decks/in.coulomb_tetrahedron");

@@ -606,11 +606,12 @@ GE_INLINE double coulomb_apgd_momentum(double theta, double next_theta)
 // on 9 layers, -11 % on 18, +2 % on 36, -21 % on 72 at rest, and with the default start -9 % on
 // 72 moving, -5 % on 30 steps of the pour's heap; 25: +28 % on the heap).
 constexpr int kCoulombNewtonFirstApgd = 50;
-// ... and from a start close to the solution (an extrapolated one, notes: Coulomb warm start, or
-// one within kCoulombNewtonCloseStart), whose face is all but found (measured from extrapolated
-// starts on the settled beds, 8 steps to tol 1e-8, iterations per step with 100 and 25: 159 and
-// 98 on 9 layers, 222 and 191 on 18, 253 and 245 on 36, 367 and 288 on 72 at rest, 961 and 937
-// on 72 moving). 25 until the Newton steps' CG had the Gauss-Seidel preconditioner, a CG
+// ... and from an extrapolated start (notes: Coulomb warm start) further than
+// kCoulombNewtonCloseStart from the solution, or any start already within tol (so that every
+// step iterates; kCoulombNewtonFirstApgdNear below), whose face is all but found (measured
+// from extrapolated starts on the settled beds, 8 steps to tol 1e-8, iterations per step with
+// 100 and 25: 159 and 98 on 9 layers, 222 and 191 on 18, 253 and 245 on 36, 367 and 288 on 72
+// at rest, 961 and 937 on 72 moving). 25 until the Newton steps' CG had the Gauss-Seidel preconditioner, a CG
 // limit of its own and a tighter stop from such a start; then 10 (24 steps to tol 1e-8: 54.9 ->
 // 47.0 iterations per step on 9 layers, 75.9 -> 59.5 on 18, 95.2 -> 79.9 on 36; 8 steps: 429.6
 // -> 419.0 on 72 moving; no contact changed its face in a Newton step on the first three).

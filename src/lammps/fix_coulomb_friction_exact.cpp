@@ -1536,10 +1536,11 @@ double FixCoulombFrictionExact::memory_usage()
 
 /* ----------------------------------------------------------------------
    fix_modify GE_COULOMB export FILE: the friction problem of the next solve (not run setup's)
-   is written to FILE, for solver studies and bench/device/coulomb_apgd.cu, which solve it
-   again on a GPU. One process only (the totals of periodic images are their owners').
-   Binary, native byte order: "GECLMB01", int64 bodies, int64 contacts, the box (lo[3], hi[3]),
-   tol; per body: x[3], the totals of every force but the friction (f[3], torque[3]); per
+   is written to FILE, for solver studies and bench/device/coulomb_apgd.cu and coulomb_newton.cu,
+   which solve it again on a GPU. One process only (the totals of periodic images are their
+   owners'). Binary, native byte order: "GECLMB02", int64 bodies, int64 contacts, the box
+   (lo[3], hi[3]), tol, int64 start kind (1: the extrapolated forces, 0: the previous ones or
+   zero; version 01 had no start kind); per body: x[3], the totals of every force but the friction (f[3], torque[3]); per
    contact: int32 i, int32 j (-1: a wall), then normal[3], rate0[3], rho_i, rho_j, cap, the
    coupling (w_i, q_i, w_j, q_j, mass), the start force on i[3] and the branch x_i - x_j[3] (j
    as the pair listed it: a periodic image where the contact crosses the box).
@@ -1568,10 +1569,14 @@ void FixCoulombFrictionExact::export_problem()
                       utils::getsyserror());
   const int nlocal = atom->nlocal;
   const int64_t counts[2] = {nlocal, ncontacts};
-  bool ok = fwrite("GECLMB01", 1, 8, fp) == 8 && fwrite(counts, sizeof(int64_t), 2, fp) == 2;
+  bool ok = fwrite("GECLMB02", 1, 8, fp) == 8 && fwrite(counts, sizeof(int64_t), 2, fp) == 2;
   const double box[7] = {domain->boxlo[0], domain->boxlo[1], domain->boxlo[2], domain->boxhi[0],
                          domain->boxhi[1], domain->boxhi[2], settings.tol};
   ok = ok && fwrite(box, sizeof(double), 7, fp) == 7;
+  // (version 02: whether the start forces are the extrapolated ones, which the Newton solver
+  // treats as a close start)
+  const int64_t start_kind = extrapolated_start ? 1 : 0;
+  ok = ok && fwrite(&start_kind, sizeof(int64_t), 1, fp) == 1;
   for (int b = 0; ok && b < nlocal; b++) {
     double row[9];
     for (int m = 0; m < 3; m++) row[m] = atom->x[b][m];

@@ -57,6 +57,7 @@ struct ContactTerms {
 struct Problem {
   int nbodies = 0;
   double tol = 0.0;
+  bool extrapolated = false;    // the start forces are the extrapolated ones (fix vector 11)
   std::vector<double> total0;    // 6 per body: every force but the friction
   std::vector<ContactTerms> terms;
   std::vector<Vec3> start;       // the warm start
@@ -83,7 +84,8 @@ inline Problem read_problem(const char *file, int tile)
   }
   char magic[8];
   read_into(fp, magic, 8, file);
-  if (std::memcmp(magic, "GECLMB01", 8) != 0) {
+  const bool version1 = std::memcmp(magic, "GECLMB01", 8) == 0;
+  if (!version1 && std::memcmp(magic, "GECLMB02", 8) != 0) {
     std::fclose(fp);
     throw std::runtime_error(std::string(file) + " is not a friction problem of fix_modify export");
   }
@@ -91,6 +93,8 @@ inline Problem read_problem(const char *file, int tile)
   read_into(fp, counts, 2, file);
   double box[7];
   read_into(fp, box, 7, file);
+  int64_t start_kind = 0;
+  if (!version1) read_into(fp, &start_kind, 1, file);
   const int nb = static_cast<int>(counts[0]), nc = static_cast<int>(counts[1]);
   std::vector<double> body(9 * (size_t) nb);
   read_into(fp, body.data(), body.size(), file);
@@ -105,6 +109,7 @@ inline Problem read_problem(const char *file, int tile)
   const double length[2] = {box[3] - box[0], box[4] - box[1]};
   Problem p;
   p.tol = box[6];
+  p.extrapolated = start_kind == 1;
   p.nbodies = nb * tile * tile;
   p.total0.resize(6 * (size_t) p.nbodies);
   for (int copy = 0; copy < tile * tile; copy++)

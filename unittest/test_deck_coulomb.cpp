@@ -4,6 +4,7 @@
 // forms, and the heap and tetrahedron cases (c1), (c2).
 #include "contact_slip.hpp"
 #include "deck_util.hpp"
+#include "device/coulomb_newton_parallel.hpp"
 #include "device/coulomb_problem.hpp"
 #include "device/coulomb_stuck_system.hpp"
 
@@ -911,6 +912,136 @@ run             1)");
                          "has 2)"),
             std::string::npos)
       << printed;
+}
+
+// The Newton solver as the passes a GPU runs (device/coulomb_newton_parallel.hpp, which
+// bench/device/coulomb_newton.cu runs as CUDA kernels): on the exported steps of the settled bed
+// solved by `solver newton`, one from the previous forces and one from the extrapolated ones,
+// its plain loops with one contact per colour take the fix's iterations (APGD and conjugate
+// residuals together) and end at its natural residual, bit for bit, so the passes are the fix's
+// algorithm (a missing update or a sweep out of order changes the iterates). In the device's
+// order, the contacts by colour (no two of a colour on one body, so that a colour is one
+// parallel pass), and with the diagonal preconditioner the device runs best, it solves the same
+// steps to tol, and the contacts' rates after the step (the velocities, unique where the forces
+// need not be) agree with the fix's order's to what tol allows: where F - m_t s lies inside the
+// disk, a contact's rate is at most tol mu F_n / m_t in either solve.
+TEST(DeckCoulomb, ExportedNewtonProblemSolvesAsTheFixDoes)
+{
+  {
+    deck::Lammps lmp;
+    lmp.command("variable restart index coulomb_bed_newton.restart\ninclude " +
+                deck::source_path("unittest/decks/in.coulomb_bed"));
+  }
+  deck::Lammps lmp;
+  lmp.command(R"(read_restart coulomb_bed_newton.restart
+comm_modify     vel yes
+neighbor        0.2 bin
+neigh_modify    delay 0 every 1 check yes
+group           floor id <= 100
+group           bed subtract all floor
+pair_coeff      * * hooke 2000 damping viscous 10 tangential coulomb 0.5 solver newton sweeps 1000000 tol 1e-8
+fix             gravity bed gravity 1.0 vector 0 0 -1
+fix             integrate bed nve/sphere
+timestep        0.002
+variable        contacts equal f_GE_COULOMB[1]
+variable        iterations equal f_GE_COULOMB[3]
+variable        residual equal f_GE_COULOMB[9]
+variable        extrapolated equal f_GE_COULOMB[11])");
+  using namespace ge_coulomb_problem;
+  bool seen[2] = {false, false};
+  // (the bed's solves extrapolate from the fourth step on)
+  for (int steps : {1, 5}) {
+    SCOPED_TRACE(steps);
+    lmp.command("run " + std::to_string(steps) + "\nfix_modify GE_COULOMB export newton.bin\nrun 1");
+    const Problem problem = read_problem("newton.bin", 1);
+    ASSERT_EQ(static_cast<double>(problem.terms.size()), lmp.variable("contacts"));
+    EXPECT_EQ(problem.extrapolated ? 1.0 : 0.0, lmp.variable("extrapolated"));
+    seen[problem.extrapolated ? 1 : 0] = true;
+    const int iterations = static_cast<int>(lmp.variable("iterations"));
+    HostLoops loops;
+    ParallelNewton<HostLoops> natural(loops, problem, natural_schedule(problem), problem.extrapolated);
+    const NewtonResult fix_order = natural.solve(1000000);
+    Schedule colours;
+    const Problem coloured = coloured_problem(problem, colours);
+    ParallelNewton<HostLoops> by_colour(loops, coloured, colours, coloured.extrapolated);
+    const NewtonResult colour_order = by_colour.solve(1000000);
+    ParallelNewton<HostLoops> by_diagonal(loops, coloured, colours, coloured.extrapolated, 8,
+                                          Preconditioner::Diagonal);
+    const NewtonResult diagonal = by_diagonal.solve(1000000);
+    std::printf("  %zu contacts, %s start: the fix took %d iterations (natural residual %.3e); "
+                "its order %d (%d APGD, %d Krylov in %d Newton steps; %.3e); %d colours %d (%.3e)\n",
+                problem.terms.size(), problem.extrapolated ? "extrapolated" : "previous",
+                iterations, lmp.variable("residual"), fix_order.iterations, fix_order.apgd,
+                fix_order.krylov, fix_order.newton_steps, fix_order.residual, colours.colours(),
+                colour_order.iterations, colour_order.residual);
+    EXPECT_GT(fix_order.krylov, 0);
+    EXPECT_EQ(fix_order.iterations, iterations);
+    EXPECT_EQ(fix_order.residual, lmp.variable("residual"));
+    EXPECT_LE(colour_order.residual, problem.tol);
+    std::printf("  with the diagonal preconditioner: %d iterations (%d Krylov; %.3e)\n",
+                diagonal.iterations, diagonal.krylov, diagonal.residual);
+    EXPECT_GT(diagonal.krylov, 0);
+    EXPECT_LE(diagonal.residual, problem.tol);
+
+    // the colours: every contact once, none two of a colour on one body
+    ASSERT_EQ(coloured.terms.size(), problem.terms.size());
+    EXPECT_GT(colours.colours(), 1);
+    for (int c = 0; c < colours.colours(); c++) {
+      std::vector<int> holder(coloured.nbodies, -1);
+      for (int k = colours.start[c]; k < colours.start[c + 1]; k++)
+        for (int body : {coloured.terms[k].i, coloured.terms[k].j}) {
+          if (body < 0) continue;
+          EXPECT_EQ(holder[body], -1) << "colour " << c << ": contacts " << holder[body] << " and "
+                                      << k << " share body " << body;
+          holder[body] = k;
+        }
+    }
+    // the rates after the step, in the problem's order both (the colouring keeps the order
+    // within a colour: contact k of the problem is found by its bodies and normal)
+    std::vector<Vec3> colour_force(problem.terms.size()), diagonal_force(problem.terms.size());
+    {
+      std::vector<int> next_of_colour(colours.start.begin(), colours.start.end() - 1);
+      // (the colouring again, to map each contact to its place)
+      std::vector<uint64_t> used(problem.nbodies, 0);
+      for (size_t k = 0; k < problem.terms.size(); k++) {
+        const ContactTerms &t = problem.terms[k];
+        const uint64_t taken = used[t.i] | (t.j >= 0 ? used[t.j] : 0);
+        int c = 0;
+        while (taken >> c & 1) c++;
+        used[t.i] |= uint64_t(1) << c;
+        if (t.j >= 0) used[t.j] |= uint64_t(1) << c;
+        const int at = next_of_colour[c]++;
+        ASSERT_EQ(coloured.terms[at].i, t.i);
+        ASSERT_EQ(coloured.terms[at].j, t.j);
+        colour_force[k] = colour_order.force[at];
+        diagonal_force[k] = diagonal.force[at];
+      }
+    }
+    // (where F - m_t s lies inside the disk, the natural residual is m_t |s| / mu F_n: each
+    // solve leaves such a contact a rate of at most tol mu F_n / m_t)
+    std::vector<double> ta = totals_of(problem, fix_order.force);
+    for (const std::vector<Vec3> *other : {&colour_force, &diagonal_force}) {
+      std::vector<double> tb = totals_of(problem, *other);
+      double worst = 0.0, wall_a[6] = {0, 0, 0, 0, 0, 0}, wall_b[6] = {0, 0, 0, 0, 0, 0};
+      size_t held = 0;
+      for (size_t k = 0; k < problem.terms.size(); k++) {
+        const ContactTerms &t = problem.terms[k];
+        const Vec3 sa = rate_at(t, ta, wall_a), sb = rate_at(t, tb, wall_b);
+        if (ge::norm(fix_order.force[k] - t.mass * sa) >= t.cap ||
+            ge::norm((*other)[k] - t.mass * sb) >= t.cap)
+          continue;
+        held++;
+        worst = std::fmax(worst, ge::norm(sa - sb) / (2.0 * problem.tol * t.cap / t.mass));
+      }
+      std::printf("  %zu contacts held inside their disks in both solves: their rates differ by "
+                  "at most %.3f of 2 tol mu F_n / m_t\n",
+                  held, worst);
+      EXPECT_GT(held, problem.terms.size() / 2);
+      EXPECT_LE(worst, 1.0);
+    }
+  }
+  EXPECT_TRUE(seen[0]);
+  EXPECT_TRUE(seen[1]);
 }
 
 // Item 4 of the solver issue, contact by contact (contact_slip.hpp): the slip at the contact

@@ -1,0 +1,849 @@
+// The Newton solver of `tangential coulomb` (FixCoulombFrictionExact::solve_newton, notes: Coulomb
+// Newton) written as the passes a GPU runs, once for two backends: HostLoops (plain loops, one
+// core) here, and the CUDA backend of bench/device/coulomb_newton.cu, which runs the same code as
+// kernels. The problem is an exported step (coulomb_problem.hpp).
+//
+// Every pass is one of
+//   each(begin, end, f)            f(k) for every k of the range, in parallel;
+//   reduce(begin, end, f, slots)   the same, f returning a Partial: its largest value and up to
+//                                  four sums go into `slots`;
+//   single(f)                      the scalar control (momentum, restarts, the Krylov scalars);
+//   batch(graph, n, body)          n copies of the passes `body` makes, one CUDA graph on a
+//                                  device; every pass of the batch first reads the control and
+//                                  does nothing once the loop it belongs to has ended.
+// The Gauss-Seidel sweeps of the preconditioner run colour by colour: the contacts are ordered
+// by colour (no two contacts of a colour share a body), and a sweep is one pass per colour, the
+// contacts of a colour in parallel. A contact's move reaches its bodies' totals by `gather`:
+// each body sums its contacts' moves in the contacts' order, with no atomics.
+//
+// With one contact per "colour" in the contacts' order (natural_schedule) HostLoops does what the
+// fix does, operation for operation: the deck test DeckCoulomb.ExportedNewtonProblemSolvesAsThe
+// FixDoes checks that it takes the fix's iterations and ends at its natural residual bit for
+// bit. With the colours (coloured_problem) it is the device's algorithm in one order: the device
+// differs from it only in the order of its sums and in fused multiply-adds.
+#pragma once
+
+#include "coulomb_problem.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#if defined(__CUDACC__)
+#define GE_PASS [=] __host__ __device__
+#else
+#define GE_PASS [=]
+#endif
+
+namespace ge_coulomb_problem {
+
+// What a pass's reduction returns per contact: the largest value (non-negative) and sums.
+struct Partial {
+  double largest = 0.0;
+  double sum[4] = {0.0, 0.0, 0.0, 0.0};
+};
+
+// Where a reduction ends: the largest value as its bits (non-negative doubles order as their
+// bits, so a device takes it with atomicMax) and the sums.
+struct Slots {
+  unsigned long long largest;
+  double sum[4];
+};
+
+GE_INLINE double largest_of(const Slots &s)
+{
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(s.largest));
+#else
+  double v;
+  std::memcpy(&v, &s.largest, sizeof v);
+  return v;
+#endif
+}
+
+GE_INLINE void clear(Slots &s)
+{
+  s.largest = 0;
+  for (double &x : s.sum) x = 0.0;
+}
+
+// The scalar state of the solve, where the passes read it (device memory on a GPU).
+struct Control {
+  // APGD (FixCoulombFrictionExact::apgd_iterations)
+  int running, iterations, most, last, parity, check, take_back;
+  double theta, next_theta, momentum, change_tol, tol;
+  // conjugate residuals (FixCoulombFrictionExact::newton_step)
+  int cr_running, cr_iterations, cr_most, checked_at, pending, cr_check;
+  double alpha, beta, rr, r_ar, ap_ap, checked_largest, checked_rr, stop;
+  Slots slots, check_slots;
+};
+
+// The per-contact and per-body arrays of the solve (device pointers on a GPU).
+struct View {
+  int nc, nb;
+  const ContactTerms *terms;
+  Vec3 *force, *y, *before, *move;
+  ge::CoulombFace *face;
+  double *half;
+  Vec3 *x, *p, *u, *s, *ap, *up, *r;
+  double *totals[2];    // 6 per body: the totals of the forces (APGD: of y and of the next y)
+  double *dir;          // 6 per body: the totals of the Krylov directions
+  const int *body_start, *side;    // body b's contacts: side[body_start[b] .. body_start[b + 1])
+  Control *control;
+};
+
+// A contact's totals of j: its partner's, or (a wall) a zero row of the caller's, which the
+// contact's coupling multiplies by zero and whose changes nobody reads
+GE_INLINE double *side_j(double *totals, const ContactTerms &t, double *scratch)
+{
+  return t.j >= 0 ? &totals[6 * (size_t) t.j] : scratch;
+}
+
+GE_INLINE double *side_i(double *totals, const ContactTerms &t)
+{
+  return &totals[6 * (size_t) t.i];
+}
+
+GE_INLINE ge::CoulombSweepTerms<double> sweep_terms(const ContactTerms &t)
+{
+  return ge::coulomb_sweep_terms(t.contact(), t.coupling());
+}
+
+// The fix's Newton constants (fix_coulomb_friction_exact.cpp, solve_newton and newton_step)
+struct NewtonConstants {
+  int cg_per_apgd = 4, apgd_after_newton = 25, newton_misses = 3, check_every = 16;
+  double reduction = 0.01, reduction_close = 0.001, stop_of_tol = 0.6;
+};
+
+// The colour ranges of a sweep: colour c is contacts [start[c], start[c + 1]).
+struct Schedule {
+  std::vector<int> start;
+  int colours() const { return static_cast<int>(start.size()) - 1; }
+};
+
+// one contact per colour, in the contacts' order: the fix's sweeps
+inline Schedule natural_schedule(const Problem &p)
+{
+  Schedule s;
+  for (int k = 0; k <= static_cast<int>(p.terms.size()); k++) s.start.push_back(k);
+  return s;
+}
+
+// The problem with its contacts ordered by colour (greedy, in the contacts' order: the first
+// colour that none of the contacts before it on either body has), and the colours' ranges
+inline Problem coloured_problem(const Problem &p, Schedule &schedule)
+{
+  const size_t nc = p.terms.size();
+  std::vector<uint64_t> used(p.nbodies, 0);
+  std::vector<int> colour(nc);
+  int colours = 0;
+  for (size_t k = 0; k < nc; k++) {
+    const ContactTerms &t = p.terms[k];
+    const uint64_t taken = used[t.i] | (t.j >= 0 ? used[t.j] : 0);
+    int c = 0;
+    while (c < 64 && (taken >> c & 1)) c++;
+    if (c == 64) throw std::runtime_error("coloured_problem: a body with more than 63 contacts");
+    colour[k] = c;
+    used[t.i] |= uint64_t(1) << c;
+    if (t.j >= 0) used[t.j] |= uint64_t(1) << c;
+    colours = std::max(colours, c + 1);
+  }
+  Problem q = p;
+  q.terms.clear();
+  q.start.clear();
+  schedule.start.assign(1, 0);
+  for (int c = 0; c < colours; c++) {
+    for (size_t k = 0; k < nc; k++)
+      if (colour[k] == c) {
+        q.terms.push_back(p.terms[k]);
+        q.start.push_back(p.start[k]);
+      }
+    schedule.start.push_back(static_cast<int>(q.terms.size()));
+  }
+  return q;
+}
+
+// each body's contacts in the contacts' order (for gather)
+inline void body_lists(const Problem &p, std::vector<int> &body_start, std::vector<int> &side)
+{
+  const int nc = static_cast<int>(p.terms.size()), nb = p.nbodies;
+  body_start.assign(nb + 1, 0);
+  for (const ContactTerms &t : p.terms) {
+    body_start[t.i + 1]++;
+    if (t.j >= 0) body_start[t.j + 1]++;
+  }
+  for (int b = 0; b < nb; b++) body_start[b + 1] += body_start[b];
+  side.assign(body_start[nb], 0);
+  std::vector<int> fill(body_start.begin(), body_start.end() - 1);
+  for (int k = 0; k < nc; k++) {
+    side[fill[p.terms[k].i]++] = 2 * k;
+    if (p.terms[k].j >= 0) side[fill[p.terms[k].j]++] = 2 * k + 1;
+  }
+}
+
+// to[b] = from[b] + the moves of b's contacts, in the order of its list (from == to: in place;
+// from null: from zero)
+GE_INLINE void gather_body(const View &v, int b, const double *from, double *to)
+{
+  double sum[6];
+  for (int m = 0; m < 6; m++) sum[m] = from ? from[6 * (size_t) b + m] : 0.0;
+  for (int e = v.body_start[b]; e < v.body_start[b + 1]; e++) {
+    const int k = v.side[e] >> 1;
+    double di[6] = {0, 0, 0, 0, 0, 0}, dj[6] = {0, 0, 0, 0, 0, 0};
+    ge::coulomb_add_pair(v.terms[k].contact(), di, dj, v.move[k]);
+    if (v.side[e] & 1)
+      for (int m = 0; m < 6; m++) sum[m] += dj[m];
+    else
+      for (int m = 0; m < 6; m++) sum[m] += di[m];
+  }
+  for (int m = 0; m < 6; m++) to[6 * (size_t) b + m] = sum[m];
+}
+
+GE_INLINE Vec3 rate_at(const View &v, int k, const double *totals)
+{
+  const ContactTerms &t = v.terms[k];
+  double scratch[6] = {0, 0, 0, 0, 0, 0};
+  return ge::coulomb_rate(t.contact(), t.coupling(), side_i(const_cast<double *>(totals), t),
+                          side_j(const_cast<double *>(totals), t, scratch));
+}
+
+// The backend of plain loops (one core): every pass runs in order, a batch is its body run n
+// times.
+struct HostLoops {
+  template <class T> T *alloc(size_t n) { return new T[std::max<size_t>(n, 1)](); }
+  template <class T> void release(T *p) { delete[] p; }
+  template <class T> void upload(T *to, const T *from, size_t n) { std::copy(from, from + n, to); }
+  template <class T> void download(T *to, const T *from, size_t n) { std::copy(from, from + n, to); }
+  void synchronize() {}
+
+  template <class F> void each(int begin, int end, F f)
+  {
+    for (int k = begin; k < end; k++) f(k);
+  }
+  // (in reverse: with one contact per colour, the fix's backward sweep)
+  template <class F> void each_reversed(int begin, int end, F f)
+  {
+    for (int k = end - 1; k >= begin; k--) f(k);
+  }
+  template <class F> void reduce(int begin, int end, F f, Slots *slots)
+  {
+    double largest = largest_of(*slots);
+    for (int k = begin; k < end; k++) {
+      const Partial part = f(k);
+      if (part.largest > largest) largest = part.largest;
+      for (int m = 0; m < 4; m++) slots->sum[m] += part.sum[m];
+    }
+    std::memcpy(&slots->largest, &largest, sizeof largest);
+  }
+  template <class F> void single(F f) { f(); }
+  struct Graph {};
+  template <class Body> void batch(Graph &, int n, Body body)
+  {
+    for (int b = 0; b < n; b++) body();
+  }
+};
+
+// The preconditioner of the Krylov iterations: symmetric Gauss-Seidel in Eisenstat's form (the
+// fix's; three sweeps of one pass per colour per iteration, one of them only where the true
+// residual is checked) or the diagonal blocks, symmetrically (S A S, S = D^-1/2 on the face: two
+// passes over the contacts and one over the bodies per iteration, the true residual S^-1 r_hat
+// read in the first; more iterations, far fewer passes)
+enum class Preconditioner { SymmetricGaussSeidel, Diagonal };
+
+struct NewtonResult {
+  std::vector<Vec3> force;
+  int iterations = 0, apgd = 0, krylov = 0, newton_steps = 0, misses = 0;
+  double residual = 0.0, seconds = 0.0;
+};
+
+// The solver over a backend B. The problem's contacts are swept in the schedule's colours.
+template <class B> class ParallelNewton {
+ public:
+  ParallelNewton(B &backend, const Problem &p, const Schedule &schedule, bool extrapolated_start,
+                 int batch = 8,
+                 Preconditioner preconditioner = Preconditioner::SymmetricGaussSeidel)
+      : b_(backend), p_(p), schedule_(schedule), extrapolated_(extrapolated_start), batch_(batch),
+        diagonal_(preconditioner == Preconditioner::Diagonal)
+  {
+    const size_t nc = p.terms.size(), nb = p.nbodies;
+    v_.nc = static_cast<int>(nc);
+    v_.nb = static_cast<int>(nb);
+    ContactTerms *terms = b_.template alloc<ContactTerms>(nc);
+    b_.upload(terms, p.terms.data(), nc);
+    v_.terms = terms;
+    for (Vec3 **a : {&v_.force, &v_.y, &v_.before, &v_.move, &v_.x, &v_.p, &v_.u, &v_.s, &v_.ap,
+                     &v_.up, &v_.r})
+      *a = b_.template alloc<Vec3>(nc);
+    v_.face = b_.template alloc<ge::CoulombFace>(nc);
+    v_.half = b_.template alloc<double>(nc);
+    for (int m = 0; m < 2; m++) v_.totals[m] = b_.template alloc<double>(6 * nb);
+    v_.dir = b_.template alloc<double>(6 * nb);
+    std::vector<int> body_start, side;
+    body_lists(p, body_start, side);
+    int *bs = b_.template alloc<int>(body_start.size()), *sd = b_.template alloc<int>(side.size());
+    b_.upload(bs, body_start.data(), body_start.size());
+    b_.upload(sd, side.data(), side.size());
+    v_.body_start = bs;
+    v_.side = sd;
+    v_.control = b_.template alloc<Control>(1);
+  }
+
+  ~ParallelNewton()
+  {
+    b_.release(const_cast<ContactTerms *>(v_.terms));
+    for (Vec3 *a : {v_.force, v_.y, v_.before, v_.move, v_.x, v_.p, v_.u, v_.s, v_.ap, v_.up, v_.r})
+      b_.release(a);
+    b_.release(v_.face);
+    b_.release(v_.half);
+    for (int m = 0; m < 2; m++) b_.release(v_.totals[m]);
+    b_.release(v_.dir);
+    b_.release(const_cast<int *>(v_.body_start));
+    b_.release(const_cast<int *>(v_.side));
+    b_.release(v_.control);
+  }
+
+  // The solve from the problem's start, at most `most` APGD and Krylov iterations together
+  // (the fix's `sweeps`): solve_newton of the fix.
+  NewtonResult solve(int most)
+  {
+    // the start as the fix's: the warm forces' totals summed in the contacts' order
+    std::vector<double> total = totals_of(p_, p_.start);
+    b_.upload(v_.totals[0], total.data(), total.size());
+    b_.upload(v_.force, p_.start.data(), p_.start.size());
+    Control c{};
+    c.tol = p_.tol;
+    b_.upload(v_.control, &c, 1);
+    b_.synchronize();
+    const auto started = std::chrono::steady_clock::now();
+
+    NewtonResult out;
+    const double tol = p_.tol;
+    double error = true_error();
+    close_ = extrapolated_ || error <= ge::kCoulombNewtonCloseStart;
+    const bool near_start = error <= ge::kCoulombNewtonCloseStart && error > tol;
+    int used = 0, phase = near_start ? ge::kCoulombNewtonFirstApgdNear
+                          : close_   ? ge::kCoulombNewtonFirstApgdClose
+                                     : ge::kCoulombNewtonFirstApgd;
+    int misses = 0;
+    while (used < most) {
+      const int longest = misses < k_.newton_misses ? phase : most - used;
+      const int apgd = apgd_iterations(std::min(longest, most - used));
+      used += apgd;
+      out.apgd += apgd;
+      if (apgd > 0) error = true_error();
+      if (error <= tol || apgd < longest || misses >= k_.newton_misses) break;
+      bool improved = true;
+      while (used < most && improved) {
+        copy_before();
+        const int krylov =
+            newton_step(std::min(k_.cg_per_apgd * std::max(phase, k_.apgd_after_newton), most - used));
+        used += krylov;
+        out.krylov += krylov;
+        out.newton_steps++;
+        take_newton_step();
+        release_sliding();
+        double after = true_error();
+        if (after > tol) {
+          const int settle = apgd_iterations(std::min(k_.apgd_after_newton, most - used));
+          used += settle;
+          out.apgd += settle;
+          after = true_error();
+        }
+        improved = after <= 0.5 * error;
+        if (!improved) {
+          misses++;
+          phase = std::max(2 * phase, ge::kCoulombNewtonFirstApgdClose);
+          if (after > error) restore_before();
+          break;
+        }
+        error = after;
+        if (error <= tol) break;
+      }
+      if (error <= tol) break;
+    }
+    out.residual = true_error();
+    b_.synchronize();
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    out.iterations = used;
+    out.misses = misses;
+    out.force.resize(p_.terms.size());
+    b_.download(out.force.data(), v_.force, out.force.size());
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // the passes (public: a CUDA device lambda's enclosing function must be accessible)
+
+  // the largest natural residual of the forces, from their totals (reduced_true_error)
+  double true_error()
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    b_.single(GE_PASS() { clear(ctl->slots); });
+    b_.reduce(0, v.nc, GE_PASS(int k)->Partial {
+      Partial part;
+      const ContactTerms &t = v.terms[k];
+      const Vec3 rate = rate_at(v, k, v.totals[ctl->parity]);
+      part.largest = ge::coulomb_natural_residual(t.contact(), t.coupling(), v.force[k], rate);
+      return part;
+    }, &ctl->slots);
+    return largest_of(read_control().slots);
+  }
+
+  Control read_control()
+  {
+    Control c;
+    b_.download(&c, v_.control, 1);
+    return c;
+  }
+
+  // at most `most` APGD iterations from the forces: apgd_iterations of the fix (its pass adds
+  // every contact's move to a copy of the totals; here each body gathers its contacts' moves)
+  int apgd_iterations(int most)
+  {
+    if (most <= 0) return 0;
+    const View v = v_;
+    Control *ctl = v.control;
+    b_.each(0, v.nc, GE_PASS(int k) { v.y[k] = v.force[k]; });
+    b_.single(GE_PASS() {
+      ctl->running = 1;
+      ctl->iterations = 0;
+      ctl->most = most;
+      ctl->theta = 1.0;
+      ctl->change_tol = ctl->tol;
+      begin_apgd_iteration(ctl);
+    });
+    do {
+      b_.batch(apgd_graph_, batch_, [&] { apgd_iteration(); });
+    } while (read_control().running);
+    return read_control().iterations;
+  }
+
+  GE_INLINE static void begin_apgd_iteration(Control *c)
+  {
+    c->iterations++;
+    c->last = c->iterations == c->most;
+    c->next_theta = ge::coulomb_apgd_next_theta(c->theta);
+    c->momentum = c->last ? 0.0 : ge::coulomb_apgd_momentum(c->theta, c->next_theta);
+    clear(c->slots);
+    clear(c->check_slots);
+  }
+
+  void apgd_iteration()
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    b_.reduce(0, v.nc, GE_PASS(int k)->Partial {
+      Partial part;
+      if (!ctl->running) return part;
+      const ContactTerms &t = v.terms[k];
+      double scratch[6] = {0, 0, 0, 0, 0, 0};
+      double *totals = v.totals[ctl->parity];
+      const ge::CoulombApgdMove move = ge::coulomb_apgd_step(
+          t.contact(), t.coupling(), t.inv_row, ctl->momentum, side_i(totals, t),
+          side_j(totals, t, scratch), v.force[k], v.y[k]);
+      part.largest = move.change2 / move.cap2;
+      part.sum[0] = move.slope;
+      v.move[k] = move.y_change;
+      return part;
+    }, &ctl->slots);
+    b_.each(0, v.nb, GE_PASS(int body) {
+      if (ctl->running) gather_body(v, body, v.totals[ctl->parity], v.totals[1 - ctl->parity]);
+    });
+    b_.single(GE_PASS() {
+      if (!ctl->running) return;
+      ctl->parity = 1 - ctl->parity;
+      ctl->check = !ctl->last && std::sqrt(largest_of(ctl->slots)) <= ctl->change_tol;
+      const bool restart = ctl->slots.sum[0] > 0.0 || ctl->check;
+      ctl->take_back = restart && ctl->momentum != 0.0;
+      ctl->theta = restart ? 1.0 : ctl->next_theta;
+    });
+    // a restart: y becomes the forces, their difference goes into the totals of y
+    b_.each(0, v.nc, GE_PASS(int k) {
+      if (!ctl->running || !ctl->take_back) return;
+      v.move[k] = v.force[k] - v.y[k];
+      v.y[k] = v.force[k];
+    });
+    b_.each(0, v.nb, GE_PASS(int body) {
+      if (ctl->running && ctl->take_back)
+        gather_body(v, body, v.totals[ctl->parity], v.totals[ctl->parity]);
+    });
+    b_.reduce(0, v.nc, GE_PASS(int k)->Partial {
+      Partial part;
+      if (!ctl->running || !ctl->check) return part;
+      const ContactTerms &t = v.terms[k];
+      part.largest = ge::coulomb_natural_residual(t.contact(), t.coupling(), v.force[k],
+                                                  rate_at(v, k, v.totals[ctl->parity]));
+      return part;
+    }, &ctl->check_slots);
+    b_.single(GE_PASS() {
+      if (!ctl->running) return;
+      bool done = ctl->last;
+      if (ctl->check) {
+        const double error = largest_of(ctl->check_slots);
+        if (error <= ctl->tol) done = true;
+        else ctl->change_tol *= std::fmax(ctl->tol / error, 1e-3);
+      }
+      if (done) ctl->running = 0;
+      else begin_apgd_iteration(ctl);
+    });
+  }
+
+  void copy_before()
+  {
+    const View v = v_;
+    b_.each(0, v.nc, GE_PASS(int k) { v.before[k] = v.force[k]; });
+  }
+
+  // the forces before the Newton step again, with their totals
+  void restore_before()
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    b_.each(0, v.nc, GE_PASS(int k) {
+      v.move[k] = v.before[k] - v.force[k];
+      v.force[k] = v.before[k];
+    });
+    b_.each(0, v.nb, GE_PASS(int body) {
+      gather_body(v, body, v.totals[ctl->parity], v.totals[ctl->parity]);
+    });
+  }
+
+  void clear_directions(bool only_on_check = false)
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    if (only_on_check)
+      b_.each(0, 6 * v.nb, GE_PASS(int m) {
+        if (ctl->cr_check) v.dir[m] = 0.0;
+      });
+    else
+      b_.each(0, 6 * v.nb, GE_PASS(int m) {
+        if (ctl->cr_running) v.dir[m] = 0.0;
+      });
+  }
+
+  // The Newton step on the face of the forces by conjugate residuals preconditioned with
+  // symmetric Gauss-Seidel in Eisenstat's form (newton_step of the fix), or with the diagonal
+  // blocks. Returns the iterations.
+  int newton_step(int most)
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    b_.single(GE_PASS() {
+      clear(ctl->slots);
+      ctl->cr_running = 1;
+    });
+    clear_directions();
+    if (diagonal_) start_diagonal_system(most);
+    else start_gauss_seidel_system(most);
+    do {
+      b_.batch(cr_graph_, batch_, [&] {
+        if (diagonal_) diagonal_iteration();
+        else cr_iteration();
+      });
+    } while (read_control().cr_running);
+    // the last update, where it is still pending
+    b_.each(0, v.nc, GE_PASS(int k) {
+      if (ctl->pending) cr_update_contact(v, k, ctl->alpha, ctl->beta);
+    });
+    b_.single(GE_PASS() { ctl->pending = 0; });
+    return read_control().cr_iterations;
+  }
+
+  // the Krylov iteration's start from the system's residual (the largest left rate squared in
+  // the slots' largest, |r_hat|^2 in their first sum)
+  void start_krylov(int most)
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    const double reduction = close_ ? k_.reduction_close : k_.reduction;
+    const double stop_of_tol = k_.stop_of_tol * p_.tol;
+    b_.single(GE_PASS() {
+      ctl->rr = ctl->slots.sum[0];
+      const double largest = largest_of(ctl->slots);
+      ctl->stop = std::fmax(stop_of_tol, reduction * std::sqrt(largest));
+      ctl->cr_iterations = ctl->checked_at = 0;
+      ctl->cr_most = most;
+      ctl->checked_largest = largest;
+      ctl->checked_rr = ctl->rr;
+      ctl->r_ar = ctl->ap_ap = 0.0;
+      ctl->pending = ctl->cr_check = 0;
+      ctl->cr_running = most > 0 && ctl->rr > 0.0;
+      clear(ctl->slots);
+    });
+  }
+
+  // the system at the forces: faces, D^1/2, x = 0, r_hat = E^-1 b by a forward sweep
+  void start_gauss_seidel_system(int most)
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    for (int c = 0; c < schedule_.colours(); c++)
+      b_.reduce(schedule_.start[c], schedule_.start[c + 1], GE_PASS(int k)->Partial {
+        Partial part;
+        const ContactTerms &t = v.terms[k];
+        const ge::CoulombSweepTerms<double> terms = sweep_terms(t);
+        const Vec3 rate = rate_at(v, k, v.totals[ctl->parity]);
+        const ge::CoulombFace face = ge::coulomb_face(t.contact(), t.coupling(), v.force[k], rate);
+        v.face[k] = face;
+        v.half[k] = face.inverse_diagonal > 0.0 ? 1.0 / std::sqrt(face.inverse_diagonal) : 0.0;
+        v.x[k] = v.p[k] = v.u[k] = v.s[k] = Vec3{0, 0, 0};
+        v.ap[k] = v.up[k] = Vec3{0, 0, 0};
+        const Vec3 rhs = ge::coulomb_onto_face(face, -1.0 * rate);
+        part.largest = ge::coulomb_scaled_residual2(terms, rhs);
+        double scratch[6] = {0, 0, 0, 0, 0, 0};
+        Vec3 lower;
+        const Vec3 y = ge::coulomb_face_sweep_step(terms, face, rhs, side_i(v.dir, t),
+                                                   side_j(v.dir, t, scratch), lower);
+        v.r[k] = v.half[k] * y;
+        part.sum[0] = ge::dot(v.r[k], v.r[k]);
+        return part;
+      }, &ctl->slots);
+    start_krylov(most);
+  }
+
+  // the system at the forces with the diagonal preconditioner: faces, D^1/2, x = 0,
+  // r_hat = S b (S = D^-1/2 = 1/half on the face)
+  void start_diagonal_system(int most)
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    b_.reduce(0, v.nc, GE_PASS(int k)->Partial {
+      Partial part;
+      const ContactTerms &t = v.terms[k];
+      const Vec3 rate = rate_at(v, k, v.totals[ctl->parity]);
+      const ge::CoulombFace face = ge::coulomb_face(t.contact(), t.coupling(), v.force[k], rate);
+      v.face[k] = face;
+      v.half[k] = face.inverse_diagonal > 0.0 ? 1.0 / std::sqrt(face.inverse_diagonal) : 0.0;
+      v.x[k] = v.p[k] = v.u[k] = v.s[k] = Vec3{0, 0, 0};
+      v.ap[k] = v.up[k] = Vec3{0, 0, 0};
+      const Vec3 rhs = ge::coulomb_onto_face(face, -1.0 * rate);
+      part.largest = ge::coulomb_scaled_residual2(sweep_terms(t), rhs);
+      v.r[k] = std::sqrt(face.inverse_diagonal) * rhs;
+      part.sum[0] = ge::dot(v.r[k], v.r[k]);
+      return part;
+    }, &ctl->slots);
+    start_krylov(most);
+  }
+
+  // One Krylov iteration with the diagonal preconditioner: each contact takes the last update
+  // and writes z = S r_hat (and reads its true left rate, S^-1 r_hat), the bodies gather the
+  // totals of z, and each contact takes q = S A z from them; the stop is checked at every
+  // iteration, on the residual the last update left.
+  void diagonal_iteration()
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    b_.reduce(0, v.nc, GE_PASS(int k)->Partial {
+      Partial part;
+      if (!ctl->cr_running) return part;
+      if (ctl->pending) cr_update_contact(v, k, ctl->alpha, ctl->beta);
+      const ge::CoulombFace &face = v.face[k];
+      const Vec3 z = std::sqrt(face.inverse_diagonal) * v.r[k];
+      v.u[k] = z;
+      v.move[k] = z;
+      part.largest = ge::coulomb_scaled_residual2(sweep_terms(v.terms[k]), v.half[k] * v.r[k]);
+      return part;
+    }, &ctl->check_slots);
+    b_.each(0, v.nb, GE_PASS(int body) {
+      if (ctl->cr_running) gather_body(v, body, nullptr, v.dir);
+    });
+    b_.reduce(0, v.nc, GE_PASS(int k)->Partial {
+      Partial part;
+      if (!ctl->cr_running) return part;
+      const ContactTerms &t = v.terms[k];
+      const ge::CoulombFace &face = v.face[k];
+      double scratch[6] = {0, 0, 0, 0, 0, 0};
+      const Vec3 product = ge::coulomb_face_operator(
+          face, ge::coulomb_rate_change(sweep_terms(t), side_i(v.dir, t), side_j(v.dir, t, scratch)),
+          v.u[k]);
+      const Vec3 q = std::sqrt(face.inverse_diagonal) * product;
+      v.s[k] = q;
+      part.sum[0] = ge::dot(v.r[k], q);
+      part.sum[1] = ge::dot(q, q);
+      part.sum[2] = ge::dot(q, v.ap[k]);
+      part.sum[3] = ge::dot(v.r[k], v.ap[k]);
+      return part;
+    }, &ctl->slots);
+    b_.single(GE_PASS() {
+      if (!ctl->cr_running) return;
+      ctl->cr_iterations++;
+      ctl->pending = 0;    // (the first pass took the last one)
+      const double left = largest_of(ctl->check_slots);
+      clear(ctl->check_slots);
+      const double *all = ctl->slots.sum;
+      const double beta = ctl->cr_iterations == 1 ? 0.0 : all[0] / ctl->r_ar;
+      const double r_ar = all[0];
+      const double ap_ap = all[1] + 2.0 * beta * all[2] + beta * beta * ctl->ap_ap;
+      const double r_ap = all[0] + beta * all[3];
+      clear(ctl->slots);
+      if (left <= ctl->stop * ctl->stop || !(r_ar > 0.0) || !(ap_ap > 0.0)) {
+        ctl->cr_running = 0;
+        return;
+      }
+      ctl->r_ar = r_ar;
+      ctl->ap_ap = ap_ap;
+      ctl->alpha = r_ar / ap_ap;
+      ctl->beta = beta;
+      ctl->pending = 1;
+      ctl->rr = std::fmax(ctl->rr - 2.0 * ctl->alpha * r_ap + ctl->alpha * ctl->alpha * ap_ap, 0.0);
+      ctl->cr_running = ctl->cr_iterations < ctl->cr_most && ctl->rr > 0.0;
+    });
+  }
+
+  GE_INLINE static void cr_update_contact(const View &v, int k, double alpha, double beta)
+  {
+    v.p[k] = v.r[k] + beta * v.p[k];
+    v.ap[k] = v.s[k] + beta * v.ap[k];
+    v.up[k] = v.u[k] + beta * v.up[k];
+    v.x[k] = v.x[k] + alpha * v.up[k];
+    v.r[k] = v.r[k] - alpha * v.ap[k];
+  }
+
+  void cr_iteration()
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    const int colours = schedule_.colours();
+    const int check_every = k_.check_every;
+    // t = E^-T r_hat backward from zero totals, each contact first taking the last update
+    clear_directions();
+    for (int c = colours - 1; c >= 0; c--)
+      b_.each_reversed(schedule_.start[c], schedule_.start[c + 1], GE_PASS(int k) {
+        if (!ctl->cr_running) return;
+        if (ctl->pending) cr_update_contact(v, k, ctl->alpha, ctl->beta);
+        const ContactTerms &t = v.terms[k];
+        double scratch[6] = {0, 0, 0, 0, 0, 0};
+        Vec3 upper;
+        v.u[k] = ge::coulomb_face_sweep_step(sweep_terms(t), v.face[k], v.half[k] * v.r[k],
+                                             side_i(v.dir, t), side_j(v.dir, t, scratch), upper);
+        v.s[k] = upper;
+      });
+    // y = (D + L)^-1 U t forward from zero totals, and q = A_hat r_hat = D^1/2 (t + y)
+    clear_directions();
+    for (int c = 0; c < colours; c++)
+      b_.reduce(schedule_.start[c], schedule_.start[c + 1], GE_PASS(int k)->Partial {
+        Partial part;
+        if (!ctl->cr_running) return part;
+        const ContactTerms &t = v.terms[k];
+        double scratch[6] = {0, 0, 0, 0, 0, 0};
+        Vec3 lower;
+        const Vec3 y = ge::coulomb_face_sweep_step(sweep_terms(t), v.face[k], v.s[k],
+                                                   side_i(v.dir, t), side_j(v.dir, t, scratch),
+                                                   lower);
+        const Vec3 q = v.half[k] * (v.u[k] + y);
+        v.s[k] = q;
+        part.sum[0] = ge::dot(v.r[k], q);
+        part.sum[1] = ge::dot(q, q);
+        part.sum[2] = ge::dot(q, v.ap[k]);
+        part.sum[3] = ge::dot(v.r[k], v.ap[k]);
+        return part;
+      }, &ctl->slots);
+    // the Krylov scalars; whether the true residual is to be checked
+    b_.single(GE_PASS() {
+      if (!ctl->cr_running) return;
+      ctl->cr_iterations++;
+      const double *all = ctl->slots.sum;
+      const double beta = ctl->cr_iterations == 1 ? 0.0 : all[0] / ctl->r_ar;
+      ctl->r_ar = all[0];
+      ctl->ap_ap = all[1] + 2.0 * beta * all[2] + beta * beta * ctl->ap_ap;
+      const double r_ap = all[0] + beta * all[3];
+      clear(ctl->slots);
+      ctl->pending = 0;    // (the backward sweep took the last one)
+      if (!(ctl->r_ar > 0.0) || !(ctl->ap_ap > 0.0)) {
+        ctl->cr_running = 0;
+        return;
+      }
+      ctl->alpha = ctl->r_ar / ctl->ap_ap;
+      ctl->beta = beta;
+      ctl->pending = 1;
+      ctl->rr = std::fmax(ctl->rr - 2.0 * ctl->alpha * r_ap + ctl->alpha * ctl->alpha * ctl->ap_ap,
+                          0.0);
+      const bool predicted = ctl->checked_largest * ctl->rr <= ctl->stop * ctl->stop * ctl->checked_rr;
+      ctl->cr_check = predicted || ctl->cr_iterations - ctl->checked_at >= check_every;
+      if (ctl->cr_check) clear(ctl->check_slots);
+      else ctl->cr_running = ctl->cr_iterations < ctl->cr_most && ctl->rr > 0.0;
+    });
+    // a check: the update taken, and r = E r_hat = D^1/2 r_hat + L z, z = D^-1/2 r_hat, forward
+    b_.each(0, v.nc, GE_PASS(int k) {
+      if (ctl->cr_check) cr_update_contact(v, k, ctl->alpha, ctl->beta);
+    });
+    clear_directions(true);
+    for (int c = 0; c < colours; c++)
+      b_.reduce(schedule_.start[c], schedule_.start[c + 1], GE_PASS(int k)->Partial {
+        Partial part;
+        if (!ctl->cr_check) return part;
+        const ContactTerms &t = v.terms[k];
+        const ge::CoulombSweepTerms<double> terms = sweep_terms(t);
+        const ge::CoulombFace &face = v.face[k];
+        double scratch[6] = {0, 0, 0, 0, 0, 0};
+        double *total_i = side_i(v.dir, t), *total_j = side_j(v.dir, t, scratch);
+        const Vec3 r = v.half[k] * v.r[k] + ge::coulomb_face_coupling(terms, face, total_i, total_j);
+        part.largest = ge::coulomb_scaled_residual2(terms, r);
+        ge::coulomb_add_pair(terms, total_i, total_j, (face.inverse_diagonal * v.half[k]) * v.r[k]);
+        return part;
+      }, &ctl->check_slots);
+    b_.single(GE_PASS() {
+      if (!ctl->cr_check) return;
+      ctl->cr_check = 0;
+      ctl->pending = 0;
+      ctl->checked_largest = largest_of(ctl->check_slots);
+      ctl->checked_rr = ctl->rr;
+      ctl->checked_at = ctl->cr_iterations;
+      ctl->cr_running = !(ctl->checked_largest <= ctl->stop * ctl->stop) &&
+          ctl->cr_iterations < ctl->cr_most && ctl->rr > 0.0;
+    });
+  }
+
+  // the forces moved by the step, back onto their disks (take_newton_step of the fix)
+  void take_newton_step()
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    b_.each(0, v.nc, GE_PASS(int k) {
+      const ContactTerms &t = v.terms[k];
+      const Vec3 next = ge::coulomb_newton_force(t.contact(), v.face[k], v.force[k], v.x[k]);
+      v.move[k] = next - v.force[k];
+      v.force[k] = next;
+    });
+    b_.each(0, v.nb, GE_PASS(int body) {
+      gather_body(v, body, v.totals[ctl->parity], v.totals[ctl->parity]);
+    });
+  }
+
+  // a sliding contact whose rate now points along its force sticks: into its disk (release_
+  // sliding of the fix; colour by colour, as the fix reads each rate after the contacts before
+  // it have moved)
+  void release_sliding()
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    for (int c = 0; c < schedule_.colours(); c++)
+      b_.each(schedule_.start[c], schedule_.start[c + 1], GE_PASS(int k) {
+        double *totals = v.totals[ctl->parity];
+        if (!v.face[k].sliding || ge::dot(rate_at(v, k, totals), v.force[k]) <= 0.0) return;
+        const ContactTerms &t = v.terms[k];
+        const Vec3 change = -1e-6 * v.force[k];
+        double scratch[6] = {0, 0, 0, 0, 0, 0};
+        ge::coulomb_add_pair(t.contact(), side_i(totals, t), side_j(totals, t, scratch), change);
+        v.force[k] = v.force[k] + change;
+      });
+  }
+
+ private:
+  B &b_;
+  const Problem &p_;
+  Schedule schedule_;
+  bool extrapolated_, close_ = false;
+  int batch_;
+  bool diagonal_;
+  NewtonConstants k_;
+  View v_{};
+  typename B::Graph apgd_graph_, cr_graph_;
+};
+
+}    // namespace ge_coulomb_problem

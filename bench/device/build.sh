@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Build the device check, the kernel throughput benchmark and the Coulomb APGD benchmark for a
-# CUDA GPU into DIR, with run.sh and run_coulomb.sh to run them there (a GPU machine needs no compiler: carry DIR, ~4 MB, and run DIR/run.sh).
+# Build the device check, the kernel throughput benchmark and the Coulomb APGD and Newton
+# benchmarks for a CUDA GPU into DIR, with run.sh, run_coulomb.sh and run_coulomb_newton.sh to run
+# them there (a GPU machine needs no compiler: carry DIR, ~4 MB, and run DIR/run.sh).
 #
 # Usage: bash bench/device/build.sh DIR [arch, default sm_90 (H100/H200)]
 # Needs nvcc (CUDA 12 or 13); the binaries link the CUDA runtime statically.
@@ -20,6 +21,11 @@ mkdir -p "$out"
   bench/device/kernel_throughput.cu
 # the APGD friction solver of `tangential coulomb` on the device (bench/device/coulomb_apgd.cu)
 "$nvcc" -std=c++17 -O3 -arch="$arch" -I src -o "$out/coulomb_apgd" bench/device/coulomb_apgd.cu
-strip "$out"/device_kernels "$out"/device_kernels_fma "$out"/kernel_throughput "$out"/coulomb_apgd
-cp bench/device/run.sh bench/device/run_coulomb.sh "$out/"
+# the Newton solver (the default) on the device, its passes written once for host and device
+# (bench/device/coulomb_newton.cu; the passes are lambdas run as kernels)
+"$nvcc" -std=c++17 -O3 -arch="$arch" --extended-lambda -I src -o "$out/coulomb_newton" \
+  bench/device/coulomb_newton.cu
+strip "$out"/device_kernels "$out"/device_kernels_fma "$out"/kernel_throughput "$out"/coulomb_apgd \
+  "$out"/coulomb_newton
+cp bench/device/run.sh bench/device/run_coulomb.sh bench/device/run_coulomb_newton.sh "$out/"
 echo "$out"

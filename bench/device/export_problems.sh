@@ -7,6 +7,9 @@
 # A bed is its height H (12 x 12 spheres across, bed_H.restart of the size study) or LxH (L x L
 # spheres across, kept in L<L>/ of the cache, settled here where missing: 6 min for 24x36.1, about
 # 30 min for 48x36.1 on one core). The problem of bed LxH is written to OUT/problem_LxH.bin.
+# SOLVER (environment): the solver of the steps before and of the exported one, apgd (the
+# default, for coulomb_apgd.cu) or newton (for coulomb_newton.cu: its starts are those of a run
+# with the default solver, extrapolated where the fix extrapolates).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mkdir -p "${1:?usage: export_problems.sh OUT [build dir] [beds]}" && cd "$1" && pwd)
@@ -30,7 +33,7 @@ for bed in "${beds[@]}"; do
   sweeps=1000000
   [ "$H" = 144.2 ] && sweeps=20000
   (cd "$dir" && "$lmp" -nocite -screen none -log "$out/export_$bed.log" -in "$root/bench/in.coulomb_solve" \
-     -var L "$L" -var H "$H" -var law coulomb -var solver apgd -var tol 1e-8 -var nsteps 1 \
+     -var L "$L" -var H "$H" -var law coulomb -var solver "${SOLVER:-apgd}" -var tol 1e-8 -var nsteps 1 \
      -var sweeps "$sweeps" -var export yes)
   mv "$dir/problem_$H.bin" "$out/problem_$bed.bin"
   grep "^BENCH exported" "$out/export_$bed.log"

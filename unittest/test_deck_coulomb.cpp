@@ -933,26 +933,17 @@ TEST(DeckCoulomb, ExportedNewtonProblemSolvesAsTheFixDoes)
                 deck::source_path("unittest/decks/in.coulomb_bed"));
   }
   deck::Lammps lmp;
-  lmp.command(R"(read_restart coulomb_bed_newton.restart
-comm_modify     vel yes
-neighbor        0.2 bin
-neigh_modify    delay 0 every 1 check yes
-group           floor id <= 100
-group           bed subtract all floor
-pair_coeff      * * hooke 2000 damping viscous 10 tangential coulomb 0.5 solver newton sweeps 1000000 tol 1e-8
-fix             gravity bed gravity 1.0 vector 0 0 -1
-fix             integrate bed nve/sphere
-timestep        0.002
-variable        contacts equal f_GE_COULOMB[1]
+  // (the bed's solves extrapolate from the fourth step on)
+  lmp.command(bed_run("coulomb_bed_newton.restart", "solver newton sweeps 1000000 tol 1e-8", 1) +
+              R"(variable contacts equal f_GE_COULOMB[1]
 variable        iterations equal f_GE_COULOMB[3]
-variable        residual equal f_GE_COULOMB[9]
 variable        extrapolated equal f_GE_COULOMB[11])");
   using namespace ge_coulomb_problem;
   bool seen[2] = {false, false};
-  // (the bed's solves extrapolate from the fourth step on)
-  for (int steps : {1, 5}) {
+  for (int steps : {0, 5}) {
     SCOPED_TRACE(steps);
-    lmp.command("run " + std::to_string(steps) + "\nfix_modify GE_COULOMB export newton.bin\nrun 1");
+    if (steps > 0) lmp.command("run " + std::to_string(steps));
+    lmp.command("fix_modify GE_COULOMB export newton.bin\nrun 1");
     const Problem problem = read_problem("newton.bin", 1);
     ASSERT_EQ(static_cast<double>(problem.terms.size()), lmp.variable("contacts"));
     EXPECT_EQ(problem.extrapolated ? 1.0 : 0.0, lmp.variable("extrapolated"));

@@ -17,10 +17,12 @@
 // each body sums its contacts' moves in the contacts' order, with no atomics.
 //
 // With one contact per "colour" in the contacts' order (natural_schedule) HostLoops does what the
-// fix does, operation for operation: the deck test DeckCoulomb.ExportedNewtonProblemSolvesAsThe
-// FixDoes checks that it takes the fix's iterations and ends at its natural residual bit for
-// bit. With the colours (coloured_problem) it is the device's algorithm in one order: the device
-// differs from it only in the order of its sums and in fused multiply-adds.
+// fix does, operation for operation: the deck test
+// DeckCoulomb.ExportedNewtonProblemSolvesAsTheFixDoes checks that it takes the fix's iterations
+// and ends at its natural residual bit for bit. With the colours (coloured_problem) it is the
+// device's algorithm in one order: the device differs from it only in the order of its sums and
+// in fused multiply-adds. The Krylov iterations take the fix's preconditioner (symmetric
+// Gauss-Seidel) or, as a device runs best, the diagonal blocks (Preconditioner).
 #pragma once
 
 #include "coulomb_problem.hpp"
@@ -587,13 +589,8 @@ template <class B> class ParallelNewton {
         Partial part;
         const ContactTerms &t = v.terms[k];
         const ge::CoulombSweepTerms<double> terms = sweep_terms(t);
-        const Vec3 rate = rate_at(v, k, v.totals[ctl->parity]);
-        const ge::CoulombFace face = ge::coulomb_face(t.contact(), t.coupling(), v.force[k], rate);
-        v.face[k] = face;
-        v.half[k] = face.inverse_diagonal > 0.0 ? 1.0 / std::sqrt(face.inverse_diagonal) : 0.0;
-        v.x[k] = v.p[k] = v.u[k] = v.s[k] = Vec3{0, 0, 0};
-        v.ap[k] = v.up[k] = Vec3{0, 0, 0};
-        const Vec3 rhs = ge::coulomb_onto_face(face, -1.0 * rate);
+        const Vec3 rhs = start_contact_system(v, k, v.totals[ctl->parity]);
+        const ge::CoulombFace &face = v.face[k];
         part.largest = ge::coulomb_scaled_residual2(terms, rhs);
         double scratch[6] = {0, 0, 0, 0, 0, 0};
         Vec3 lower;
@@ -614,16 +611,9 @@ template <class B> class ParallelNewton {
     Control *ctl = v.control;
     b_.reduce(0, v.nc, GE_PASS(int k)->Partial {
       Partial part;
-      const ContactTerms &t = v.terms[k];
-      const Vec3 rate = rate_at(v, k, v.totals[ctl->parity]);
-      const ge::CoulombFace face = ge::coulomb_face(t.contact(), t.coupling(), v.force[k], rate);
-      v.face[k] = face;
-      v.half[k] = face.inverse_diagonal > 0.0 ? 1.0 / std::sqrt(face.inverse_diagonal) : 0.0;
-      v.x[k] = v.p[k] = v.u[k] = v.s[k] = Vec3{0, 0, 0};
-      v.ap[k] = v.up[k] = Vec3{0, 0, 0};
-      const Vec3 rhs = ge::coulomb_onto_face(face, -1.0 * rate);
-      part.largest = ge::coulomb_scaled_residual2(sweep_terms(t), rhs);
-      v.r[k] = std::sqrt(face.inverse_diagonal) * rhs;
+      const Vec3 rhs = start_contact_system(v, k, v.totals[ctl->parity]);
+      part.largest = ge::coulomb_scaled_residual2(sweep_terms(v.terms[k]), rhs);
+      v.r[k] = std::sqrt(v.face[k].inverse_diagonal) * rhs;
       part.sum[0] = ge::dot(v.r[k], v.r[k]);
       return part;
     }, &ctl->slots);
@@ -653,8 +643,7 @@ template <class B> class ParallelNewton {
       if (ctl->cr_running) gather_body(v, body, nullptr, v.dir);
     });
     b_.reduce(0, v.nc, GE_PASS(int k)->Partial {
-      Partial part;
-      if (!ctl->cr_running) return part;
+      if (!ctl->cr_running) return Partial{};
       const ContactTerms &t = v.terms[k];
       const ge::CoulombFace &face = v.face[k];
       double scratch[6] = {0, 0, 0, 0, 0, 0};
@@ -663,36 +652,69 @@ template <class B> class ParallelNewton {
           v.u[k]);
       const Vec3 q = std::sqrt(face.inverse_diagonal) * product;
       v.s[k] = q;
-      part.sum[0] = ge::dot(v.r[k], q);
-      part.sum[1] = ge::dot(q, q);
-      part.sum[2] = ge::dot(q, v.ap[k]);
-      part.sum[3] = ge::dot(v.r[k], v.ap[k]);
-      return part;
+      return krylov_sums(v.r[k], q, v.ap[k]);
     }, &ctl->slots);
     b_.single(GE_PASS() {
       if (!ctl->cr_running) return;
-      ctl->cr_iterations++;
-      ctl->pending = 0;    // (the first pass took the last one)
       const double left = largest_of(ctl->check_slots);
       clear(ctl->check_slots);
-      const double *all = ctl->slots.sum;
-      const double beta = ctl->cr_iterations == 1 ? 0.0 : all[0] / ctl->r_ar;
-      const double r_ar = all[0];
-      const double ap_ap = all[1] + 2.0 * beta * all[2] + beta * beta * ctl->ap_ap;
-      const double r_ap = all[0] + beta * all[3];
-      clear(ctl->slots);
-      if (left <= ctl->stop * ctl->stop || !(r_ar > 0.0) || !(ap_ap > 0.0)) {
-        ctl->cr_running = 0;
-        return;
-      }
-      ctl->r_ar = r_ar;
-      ctl->ap_ap = ap_ap;
-      ctl->alpha = r_ar / ap_ap;
-      ctl->beta = beta;
-      ctl->pending = 1;
-      ctl->rr = std::fmax(ctl->rr - 2.0 * ctl->alpha * r_ap + ctl->alpha * ctl->alpha * ap_ap, 0.0);
-      ctl->cr_running = ctl->cr_iterations < ctl->cr_most && ctl->rr > 0.0;
+      if (take_krylov_sums(ctl, left <= ctl->stop * ctl->stop))
+        ctl->cr_running = ctl->cr_iterations < ctl->cr_most && ctl->rr > 0.0;
     });
+  }
+
+  // A contact's part of the Newton system at the forces: its face and D^1/2, its Krylov vectors
+  // zero (the first iteration's step and direction scale them by zero), and its right-hand side
+  // b, the rate on the face (returned)
+  GE_INLINE static Vec3 start_contact_system(const View &v, int k, const double *totals)
+  {
+    const ContactTerms &t = v.terms[k];
+    const Vec3 rate = rate_at(v, k, totals);
+    const ge::CoulombFace face = ge::coulomb_face(t.contact(), t.coupling(), v.force[k], rate);
+    v.face[k] = face;
+    v.half[k] = face.inverse_diagonal > 0.0 ? 1.0 / std::sqrt(face.inverse_diagonal) : 0.0;
+    v.x[k] = v.p[k] = v.u[k] = v.s[k] = Vec3{0, 0, 0};
+    v.ap[k] = v.up[k] = Vec3{0, 0, 0};
+    return ge::coulomb_onto_face(face, -1.0 * rate);
+  }
+
+  // a contact's four sums of a Krylov iteration, from its q = A_hat r_hat: (r_hat, q), |q|^2,
+  // (q, A_hat p), (r_hat, A_hat p)
+  GE_INLINE static Partial krylov_sums(const Vec3 &r, const Vec3 &q, const Vec3 &ap)
+  {
+    Partial part;
+    part.sum[0] = ge::dot(r, q);
+    part.sum[1] = ge::dot(q, q);
+    part.sum[2] = ge::dot(q, ap);
+    part.sum[3] = ge::dot(r, ap);
+    return part;
+  }
+
+  // The iteration's scalars from the sums (the first iteration: p = r_hat): beta, |A_hat p|^2 and
+  // (r_hat, A_hat p) of the next p by the recursion, then alpha and |r_hat|^2 after the update,
+  // which becomes pending. Returns false, and ends the loop, where `stop` or where nothing more
+  // is to be gained along p.
+  GE_INLINE static bool take_krylov_sums(Control *c, bool stop)
+  {
+    c->cr_iterations++;
+    c->pending = 0;    // (the iteration's first pass took the last one)
+    const double *all = c->slots.sum;
+    const double beta = c->cr_iterations == 1 ? 0.0 : all[0] / c->r_ar;
+    const double r_ar = all[0];
+    const double ap_ap = all[1] + 2.0 * beta * all[2] + beta * beta * c->ap_ap;
+    const double r_ap = all[0] + beta * all[3];
+    clear(c->slots);
+    if (stop || !(r_ar > 0.0) || !(ap_ap > 0.0)) {
+      c->cr_running = 0;
+      return false;
+    }
+    c->r_ar = r_ar;
+    c->ap_ap = ap_ap;
+    c->alpha = r_ar / ap_ap;
+    c->beta = beta;
+    c->pending = 1;
+    c->rr = std::fmax(c->rr - 2.0 * c->alpha * r_ap + c->alpha * c->alpha * ap_ap, 0.0);
+    return true;
   }
 
   GE_INLINE static void cr_update_contact(const View &v, int k, double alpha, double beta)
@@ -727,8 +749,7 @@ template <class B> class ParallelNewton {
     clear_directions();
     for (int c = 0; c < colours; c++)
       b_.reduce(schedule_.start[c], schedule_.start[c + 1], GE_PASS(int k)->Partial {
-        Partial part;
-        if (!ctl->cr_running) return part;
+        if (!ctl->cr_running) return Partial{};
         const ContactTerms &t = v.terms[k];
         double scratch[6] = {0, 0, 0, 0, 0, 0};
         Vec3 lower;
@@ -737,32 +758,11 @@ template <class B> class ParallelNewton {
                                                    lower);
         const Vec3 q = v.half[k] * (v.u[k] + y);
         v.s[k] = q;
-        part.sum[0] = ge::dot(v.r[k], q);
-        part.sum[1] = ge::dot(q, q);
-        part.sum[2] = ge::dot(q, v.ap[k]);
-        part.sum[3] = ge::dot(v.r[k], v.ap[k]);
-        return part;
+        return krylov_sums(v.r[k], q, v.ap[k]);
       }, &ctl->slots);
     // the Krylov scalars; whether the true residual is to be checked
     b_.single(GE_PASS() {
-      if (!ctl->cr_running) return;
-      ctl->cr_iterations++;
-      const double *all = ctl->slots.sum;
-      const double beta = ctl->cr_iterations == 1 ? 0.0 : all[0] / ctl->r_ar;
-      ctl->r_ar = all[0];
-      ctl->ap_ap = all[1] + 2.0 * beta * all[2] + beta * beta * ctl->ap_ap;
-      const double r_ap = all[0] + beta * all[3];
-      clear(ctl->slots);
-      ctl->pending = 0;    // (the backward sweep took the last one)
-      if (!(ctl->r_ar > 0.0) || !(ctl->ap_ap > 0.0)) {
-        ctl->cr_running = 0;
-        return;
-      }
-      ctl->alpha = ctl->r_ar / ctl->ap_ap;
-      ctl->beta = beta;
-      ctl->pending = 1;
-      ctl->rr = std::fmax(ctl->rr - 2.0 * ctl->alpha * r_ap + ctl->alpha * ctl->alpha * ctl->ap_ap,
-                          0.0);
+      if (!ctl->cr_running || !take_krylov_sums(ctl, false)) return;
       const bool predicted = ctl->checked_largest * ctl->rr <= ctl->stop * ctl->stop * ctl->checked_rr;
       ctl->cr_check = predicted || ctl->cr_iterations - ctl->checked_at >= check_every;
       if (ctl->cr_check) clear(ctl->check_slots);

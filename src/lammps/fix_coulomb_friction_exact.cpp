@@ -628,6 +628,9 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
    Every decision is taken on reduced values: all processes take the same path, and the motion is
    the same on any number of processes to what tol allows (the preconditioner sweeps each
    process's contacts, and the sums are taken in another order: it stops at another iterate).
+   unittest/device/coulomb_newton_parallel.hpp writes the same algorithm as the passes a GPU
+   runs; the deck test ExportedNewtonProblemSolvesAsTheFixDoes holds the two to the same
+   iterates bit for bit, so a change here is made there too.
 ------------------------------------------------------------------------- */
 
 namespace {
@@ -849,7 +852,7 @@ double FixCoulombFrictionExact::start_newton_system(double &rr)
     contacts.cg_r[k] = contacts.cg_half[k] * y;
     rr += ge::dot(contacts.cg_r[k], contacts.cg_r[k]);
   }
-  const double local_rr = rr;
+  double local_rr = rr;    // (not const: the serial STUBS take a void *)
   MPI_Allreduce(&local_rr, &rr, 1, MPI_DOUBLE, MPI_SUM, world);
   double all = 0.0;
   MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);

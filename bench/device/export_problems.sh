@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The friction problems of bench/device/coulomb_apgd.cu: one step of each settled bed of the
-# size study (bench/run_coulomb_size.sh makes and caches the beds), run on with APGD to tol 1e-8
-# for a step and then written by fix_modify GE_COULOMB export (bench/in.coulomb_solve).
+# The friction problems of bench/device/coulomb_apgd.cu and coulomb_newton.cu: one step of each
+# settled bed of the size study (bench/run_coulomb_size.sh makes and caches the beds), run on
+# with APGD (or SOLVER) to tol 1e-8 for a step and then written by fix_modify GE_COULOMB export
+# (bench/in.coulomb_solve).
 # Usage: bench/device/export_problems.sh OUT [build dir (default build)] [beds (default
 #        9.1 18.1 36.1 72.1 72.2 144.2 24x36.1 48x36.1)]
 # A bed is its height H (12 x 12 spheres across, bed_H.restart of the size study) or LxH (L x L

@@ -987,26 +987,17 @@ variable        extrapolated equal f_GE_COULOMB[11])");
           holder[body] = k;
         }
     }
-    // the rates after the step, in the problem's order both (the colouring keeps the order
-    // within a colour: contact k of the problem is found by its bodies and normal)
+    // the rates after the step, in the problem's order both
+    ASSERT_EQ(colours.original.size(), problem.terms.size());
     std::vector<Vec3> colour_force(problem.terms.size()), diagonal_force(problem.terms.size());
-    {
-      std::vector<int> next_of_colour(colours.start.begin(), colours.start.end() - 1);
-      // (the colouring again, to map each contact to its place)
-      std::vector<uint64_t> used(problem.nbodies, 0);
-      for (size_t k = 0; k < problem.terms.size(); k++) {
-        const ContactTerms &t = problem.terms[k];
-        const uint64_t taken = used[t.i] | (t.j >= 0 ? used[t.j] : 0);
-        int c = 0;
-        while (taken >> c & 1) c++;
-        used[t.i] |= uint64_t(1) << c;
-        if (t.j >= 0) used[t.j] |= uint64_t(1) << c;
-        const int at = next_of_colour[c]++;
-        ASSERT_EQ(coloured.terms[at].i, t.i);
-        ASSERT_EQ(coloured.terms[at].j, t.j);
-        colour_force[k] = colour_order.force[at];
-        diagonal_force[k] = diagonal.force[at];
-      }
+    std::vector<int> placed(problem.terms.size(), 0);
+    for (size_t at = 0; at < colours.original.size(); at++) {
+      const int k = colours.original[at];
+      ASSERT_EQ(placed[k]++, 0) << "contact " << k << " placed twice";
+      ASSERT_EQ(coloured.terms[at].i, problem.terms[k].i);
+      ASSERT_EQ(coloured.terms[at].j, problem.terms[k].j);
+      colour_force[k] = colour_order.force[at];
+      diagonal_force[k] = diagonal.force[at];
     }
     // (where F - m_t s lies inside the disk, the natural residual is m_t |s| / mu F_n: each
     // solve leaves such a contact a rate of at most tol mu F_n / m_t)

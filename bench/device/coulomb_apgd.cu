@@ -122,16 +122,7 @@ __global__ void gather_moves(DeviceData d, int into_next, int only_on_take_back)
   double *to = d.totals[into_next ? 1 - c->parity : c->parity];
   double sum[6];
   for (int m = 0; m < 6; m++) sum[m] = from[6 * (size_t) b + m];
-  for (int e = d.body_start[b]; e < d.body_start[b + 1]; e++) {
-    const int k = d.side[e] >> 1;
-    double di[6] = {0, 0, 0, 0, 0, 0}, dj[6] = {0, 0, 0, 0, 0, 0};
-    ge::coulomb_add_pair(d.terms[k].contact(), di, dj, d.move[k]);
-    // (each branch with fixed indices: the shares stay in registers)
-    if (d.side[e] & 1)
-      for (int m = 0; m < 6; m++) sum[m] += dj[m];
-    else
-      for (int m = 0; m < 6; m++) sum[m] += di[m];
-  }
+  add_body_moves(d.body_start, d.side, d.terms, d.move, b, sum);
   for (int m = 0; m < 6; m++) to[6 * (size_t) b + m] = sum[m];
 }
 
@@ -251,18 +242,8 @@ DeviceSolve solve_on_device(const Problem &p, int most, int batch, Variant varia
 {
   const int nc = static_cast<int>(p.terms.size()), nb = p.nbodies;
   // each body's contacts, in the contacts' order (GATHER)
-  std::vector<int> body_start(nb + 1, 0), side;
-  for (const ContactTerms &t : p.terms) {
-    body_start[t.i + 1]++;
-    if (t.j >= 0) body_start[t.j + 1]++;
-  }
-  for (int b = 0; b < nb; b++) body_start[b + 1] += body_start[b];
-  side.resize(body_start[nb]);
-  std::vector<int> fill(body_start.begin(), body_start.end() - 1);
-  for (int k = 0; k < nc; k++) {
-    side[fill[p.terms[k].i]++] = 2 * k;
-    if (p.terms[k].j >= 0) side[fill[p.terms[k].j]++] = 2 * k + 1;
-  }
+  std::vector<int> body_start, side;
+  body_lists(p, body_start, side);
 
   DeviceData d;
   d.nc = nc;

@@ -611,10 +611,11 @@ constexpr int kCoulombNewtonFirstApgd = 50;
 // step iterates; kCoulombNewtonFirstApgdNear below), whose face is all but found (measured
 // from extrapolated starts on the settled beds, 8 steps to tol 1e-8, iterations per step with
 // 100 and 25: 159 and 98 on 9 layers, 222 and 191 on 18, 253 and 245 on 36, 367 and 288 on 72
-// at rest, 961 and 937 on 72 moving). 25 until the Newton steps' CG had the Gauss-Seidel preconditioner, a CG
-// limit of its own and a tighter stop from such a start; then 10 (24 steps to tol 1e-8: 54.9 ->
-// 47.0 iterations per step on 9 layers, 75.9 -> 59.5 on 18, 95.2 -> 79.9 on 36; 8 steps: 429.6
-// -> 419.0 on 72 moving; no contact changed its face in a Newton step on the first three).
+// at rest, 961 and 937 on 72 moving). 25 until the Newton steps' CG had the Gauss-Seidel
+// preconditioner, a CG limit of its own and a tighter stop from such a start; then 10 (24 steps
+// to tol 1e-8: 54.9 -> 47.0 iterations per step on 9 layers, 75.9 -> 59.5 on 18, 95.2 -> 79.9 on
+// 36; 8 steps: 429.6 -> 419.0 on 72 moving; no contact changed its face in a Newton step on the
+// first three).
 constexpr int kCoulombNewtonFirstApgdClose = 10;
 // ... and none from a start within kCoulombNewtonCloseStart of the solution in true error
 // (extrapolated or not) but not yet within tol: its face is the solution's, and the first Newton
@@ -635,6 +636,42 @@ constexpr int kCoulombNewtonFirstApgdNear = 0;
 // 18-layer beds. The starts of moving beds and of a pour are decades further (1e-2 to 1 on the
 // moving 72-layer bed): 1e-5 leaves them as they were. Measuring it costs one pass per step.
 constexpr double kCoulombNewtonCloseStart = 1e-5;
+
+// The Newton steps' Krylov iterations and what follows them (FixCoulombFrictionExact::
+// solve_newton and newton_step, and its parallel form in the device benchmark).
+// (The Krylov iterations of a Newton step are conjugate residuals since 2026-11-27, conjugate
+// gradients before; "CG" below names them, and the measurements quoted were made with CG.)
+// the most CG iterations of a Newton step per APGD iteration of the phase before it (or of a
+// phase after a step, where the first phase was shorter): a step on a face that is still wrong
+// costs at most 4 phases (measured on the 72-layer beds, 8 steps each, before the limit of
+// misses below: 541 and 1,142 iterations per step at rest and moving, against 555 and 1,391
+// with 10, 608 and 1,330 with 2)
+constexpr int kCoulombNewtonCgPerApgd = 4;
+// APGD iterations after a Newton step
+constexpr int kCoulombNewtonApgdAfterStep = 25;
+// missed Newton steps after which a solve goes on with APGD alone (the face is too hard to
+// find: on the 144-layer bed at rest, Newton steps without this limit took 7.6x APGD's
+// iterations)
+constexpr int kCoulombNewtonMisses = 3;
+// a Newton step's CG stops where the contacts' largest left rate is this share of its start
+// (inexact Newton: the next step corrects the rest, and a wrong face costs less)
+constexpr double kCoulombNewtonCgReduction = 0.01;
+// ... 0.1 % from a close start (an extrapolated one, or kCoulombNewtonCloseStart), whose face
+// is all but the solution's (no contact changed its face in a Newton step of 24 steps of the 9-,
+// 18- and 36-layer beds from extrapolated starts): one CG run to about
+// tol rather than two, the second restarting CG's directions from scratch (with the first APGD
+// phase of 10 there, iterations per step with 0.01 and 0.001: 43.1 and 47.0 on 9 layers, 58.5
+// and 59.5 on 18, 113.0 and 79.9 on 36; 0: 47.0, 59.5, 94.5)
+constexpr double kCoulombNewtonCgReductionClose = 0.001;
+// ... or where it is this share of tol: the left rates are the stuck contacts' true errors to
+// first order, the rest is the margin for the step's return onto the disks (measured, 8 steps to
+// tol 1e-8 from the extrapolated start, iterations per step with 0.3, 0.6 and 0.9: 97.8, 94.8
+// and 91.2 on 9 layers, 190.2, 174.8, 155.1 on 18, 244.4, 230.5, 215.8 on 36, 298.0, 265.5,
+// 255.0 on 72 at rest, 904.8, 895.4, 895.4 moving, and 484.8, 484.8, 519.5 on the 36-layer bed
+// 24 spheres wide: 0.6 is at least as good as 0.3 on every bed)
+constexpr double kCoulombNewtonCgStopOfTol = 0.6;
+// the most CG iterations between two computations of the true residual (each one more sweep)
+constexpr int kCoulombNewtonCgCheckEvery = 16;
 
 // One contact's part of the face: its free direction on the rim (sliding) and curvature term.
 struct CoulombFace {

@@ -633,42 +633,6 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
    iterates bit for bit, so a change here is made there too.
 ------------------------------------------------------------------------- */
 
-namespace {
-// (The Krylov iterations of a Newton step are conjugate residuals since 2026-11-27, conjugate
-// gradients before; "CG" below names them, and the measurements quoted were made with CG.)
-// the most CG iterations of a Newton step per APGD iteration of the phase before it (or of a
-// phase after a step, where the first phase was shorter): a step on a face that is still wrong
-// costs at most 4 phases (measured on the 72-layer beds, 8 steps each, before the limit of
-// misses below: 541 and 1,142 iterations per step at rest and moving, against 555 and 1,391
-// with 10, 608 and 1,330 with 2)
-constexpr int kCgPerApgd = 4;
-// APGD iterations after a Newton step
-constexpr int kApgdAfterNewton = 25;
-// missed Newton steps after which a solve goes on with APGD alone (the face is too hard to
-// find: on the 144-layer bed at rest, Newton steps without this limit took 7.6x APGD's
-// iterations)
-constexpr int kNewtonMisses = 3;
-// a Newton step's CG stops where the contacts' largest left rate is this share of its start
-// (inexact Newton: the next step corrects the rest, and a wrong face costs less)
-constexpr double kCgReduction = 0.01;
-// ... 0.1 % from a close start (an extrapolated one, or ge::kCoulombNewtonCloseStart), whose face
-// is all but the solution's (no contact changed its face in a Newton step of 24 steps of the 9-,
-// 18- and 36-layer beds from extrapolated starts): one CG run to about
-// tol rather than two, the second restarting CG's directions from scratch (with the first APGD
-// phase of 10 there, iterations per step with 0.01 and 0.001: 43.1 and 47.0 on 9 layers, 58.5
-// and 59.5 on 18, 113.0 and 79.9 on 36; 0: 47.0, 59.5, 94.5)
-constexpr double kCgReductionClose = 0.001;
-// ... or where it is this share of tol: the left rates are the stuck contacts' true errors to
-// first order, the rest is the margin for the step's return onto the disks (measured, 8 steps to
-// tol 1e-8 from the extrapolated start, iterations per step with 0.3, 0.6 and 0.9: 97.8, 94.8
-// and 91.2 on 9 layers, 190.2, 174.8, 155.1 on 18, 244.4, 230.5, 215.8 on 36, 298.0, 265.5,
-// 255.0 on 72 at rest, 904.8, 895.4, 895.4 moving, and 484.8, 484.8, 519.5 on the 36-layer bed
-// 24 spheres wide: 0.6 is at least as good as 0.3 on every bed)
-constexpr double kCgStopOfTol = 0.6;
-// the most CG iterations between two computations of the true residual (each one more sweep)
-constexpr int kCgCheckEvery = 16;
-}    // namespace
-
 double FixCoulombFrictionExact::solve_newton()
 {
   compute_row_bounds();
@@ -685,17 +649,18 @@ double FixCoulombFrictionExact::solve_newton()
                                       : ge::kCoulombNewtonFirstApgd;
   int misses = 0;
   while (used < settings.sweeps) {
-    // APGD: a phase, or (after kNewtonMisses missed steps) to the end
-    const int most = misses < kNewtonMisses ? phase : settings.sweeps - used;
+    // APGD: a phase, or (after ge::kCoulombNewtonMisses missed steps) to the end
+    const int most = misses < ge::kCoulombNewtonMisses ? phase : settings.sweeps - used;
     const int apgd = apgd_iterations(std::min(most, settings.sweeps - used), res_all);
     used += apgd;
     if (apgd > 0) error = reduced_true_error();
-    if (error <= settings.tol || apgd < most || misses >= kNewtonMisses) break;
+    if (error <= settings.tol || apgd < most || misses >= ge::kCoulombNewtonMisses) break;
     bool improved = true;
     while (used < settings.sweeps && improved) {
       for (int k = 0; k < ncontacts; k++) contacts.before[k] = contacts.force[k];
-      used += newton_step(
-          std::min(kCgPerApgd * std::max(phase, kApgdAfterNewton), settings.sweeps - used));
+      const int krylov_most =
+          ge::kCoulombNewtonCgPerApgd * std::max(phase, ge::kCoulombNewtonApgdAfterStep);
+      used += newton_step(std::min(krylov_most, settings.sweeps - used));
       // the whole step, then a few APGD iterations that settle the contacts whose face it
       // changed (a stuck force clipped onto its rim, a sliding one released)
       double largest_change = 0.0;
@@ -704,7 +669,8 @@ double FixCoulombFrictionExact::solve_newton()
       double after = reduced_true_error();
       if (after > settings.tol) {
         double change = 0.0;
-        used += apgd_iterations(std::min(kApgdAfterNewton, settings.sweeps - used), change);
+        const int settle = std::min(ge::kCoulombNewtonApgdAfterStep, settings.sweeps - used);
+        used += apgd_iterations(settle, change);
         after = reduced_true_error();
       }
       improved = after <= 0.5 * error;
@@ -766,8 +732,10 @@ int FixCoulombFrictionExact::newton_step(int most)
 {
   double rr = 0.0;
   const double largest = start_newton_system(rr);
-  const double reduction = close_start ? kCgReductionClose : kCgReduction;
-  const double stop = std::fmax(kCgStopOfTol * settings.tol, reduction * std::sqrt(largest));
+  const double reduction =
+      close_start ? ge::kCoulombNewtonCgReductionClose : ge::kCoulombNewtonCgReduction;
+  const double stop =
+      std::fmax(ge::kCoulombNewtonCgStopOfTol * settings.tol, reduction * std::sqrt(largest));
   // the recursion's update of the last iteration (p = r_hat + beta p, with A_hat p and E^-T p,
   // then x += alpha E^-T p, r_hat -= alpha A_hat p), taken by the next backward sweep as it
   // passes each contact, or before a check
@@ -794,7 +762,7 @@ int FixCoulombFrictionExact::newton_step(int most)
     update = CrUpdate{true, alpha, beta};
     rr = std::fmax(rr - 2.0 * alpha * r_ap + alpha * alpha * ap_ap, 0.0);
     const bool predicted = checked_largest * rr <= stop * stop * checked_rr;
-    if (predicted || iterations - checked_at >= kCgCheckEvery) {
+    if (predicted || iterations - checked_at >= ge::kCoulombNewtonCgCheckEvery) {
       take_cr_update(update);
       update.pending = false;
       checked_largest = ssor_true_residual();
@@ -1543,8 +1511,8 @@ double FixCoulombFrictionExact::memory_usage()
    which solve it again on a GPU. One process only (the totals of periodic images are their
    owners'). Binary, native byte order: "GECLMB02", int64 bodies, int64 contacts, the box
    (lo[3], hi[3]), tol, int64 start kind (1: the extrapolated forces, 0: the previous ones or
-   zero; version 01 had no start kind); per body: x[3], the totals of every force but the friction (f[3], torque[3]); per
-   contact: int32 i, int32 j (-1: a wall), then normal[3], rate0[3], rho_i, rho_j, cap, the
+   zero; version 01 had no start kind); per body: x[3], the totals of every force but the
+   friction (f[3], torque[3]); per contact: int32 i, int32 j (-1: a wall), then normal[3], rate0[3], rho_i, rho_j, cap, the
    coupling (w_i, q_i, w_j, q_j, mass), the start force on i[3] and the branch x_i - x_j[3] (j
    as the pair listed it: a periodic image where the contact crosses the box).
 ------------------------------------------------------------------------- */

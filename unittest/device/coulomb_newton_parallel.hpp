@@ -114,15 +114,10 @@ GE_INLINE ge::CoulombSweepTerms<double> sweep_terms(const ContactTerms &t)
   return ge::coulomb_sweep_terms(t.contact(), t.coupling());
 }
 
-// The fix's Newton constants (fix_coulomb_friction_exact.cpp, solve_newton and newton_step)
-struct NewtonConstants {
-  int cg_per_apgd = 4, apgd_after_newton = 25, newton_misses = 3, check_every = 16;
-  double reduction = 0.01, reduction_close = 0.001, stop_of_tol = 0.6;
-};
-
-// The colour ranges of a sweep: colour c is contacts [start[c], start[c + 1]).
+// The colour ranges of a sweep: colour c is contacts [start[c], start[c + 1]); `original`: the
+// index in the problem it was made from of each contact (coloured_problem)
 struct Schedule {
-  std::vector<int> start;
+  std::vector<int> start, original;
   int colours() const { return static_cast<int>(start.size()) - 1; }
 };
 
@@ -157,33 +152,17 @@ inline Problem coloured_problem(const Problem &p, Schedule &schedule)
   q.terms.clear();
   q.start.clear();
   schedule.start.assign(1, 0);
+  schedule.original.clear();
   for (int c = 0; c < colours; c++) {
     for (size_t k = 0; k < nc; k++)
       if (colour[k] == c) {
         q.terms.push_back(p.terms[k]);
         q.start.push_back(p.start[k]);
+        schedule.original.push_back(static_cast<int>(k));
       }
     schedule.start.push_back(static_cast<int>(q.terms.size()));
   }
   return q;
-}
-
-// each body's contacts in the contacts' order (for gather)
-inline void body_lists(const Problem &p, std::vector<int> &body_start, std::vector<int> &side)
-{
-  const int nc = static_cast<int>(p.terms.size()), nb = p.nbodies;
-  body_start.assign(nb + 1, 0);
-  for (const ContactTerms &t : p.terms) {
-    body_start[t.i + 1]++;
-    if (t.j >= 0) body_start[t.j + 1]++;
-  }
-  for (int b = 0; b < nb; b++) body_start[b + 1] += body_start[b];
-  side.assign(body_start[nb], 0);
-  std::vector<int> fill(body_start.begin(), body_start.end() - 1);
-  for (int k = 0; k < nc; k++) {
-    side[fill[p.terms[k].i]++] = 2 * k;
-    if (p.terms[k].j >= 0) side[fill[p.terms[k].j]++] = 2 * k + 1;
-  }
 }
 
 // to[b] = from[b] + the moves of b's contacts, in the order of its list (from == to: in place;
@@ -192,15 +171,7 @@ GE_INLINE void gather_body(const View &v, int b, const double *from, double *to)
 {
   double sum[6];
   for (int m = 0; m < 6; m++) sum[m] = from ? from[6 * (size_t) b + m] : 0.0;
-  for (int e = v.body_start[b]; e < v.body_start[b + 1]; e++) {
-    const int k = v.side[e] >> 1;
-    double di[6] = {0, 0, 0, 0, 0, 0}, dj[6] = {0, 0, 0, 0, 0, 0};
-    ge::coulomb_add_pair(v.terms[k].contact(), di, dj, v.move[k]);
-    if (v.side[e] & 1)
-      for (int m = 0; m < 6; m++) sum[m] += dj[m];
-    else
-      for (int m = 0; m < 6; m++) sum[m] += di[m];
-  }
+  add_body_moves(v.body_start, v.side, v.terms, v.move, b, sum);
   for (int m = 0; m < 6; m++) to[6 * (size_t) b + m] = sum[m];
 }
 
@@ -331,17 +302,18 @@ template <class B> class ParallelNewton {
                                      : ge::kCoulombNewtonFirstApgd;
     int misses = 0;
     while (used < most) {
-      const int longest = misses < k_.newton_misses ? phase : most - used;
+      const int longest = misses < ge::kCoulombNewtonMisses ? phase : most - used;
       const int apgd = apgd_iterations(std::min(longest, most - used));
       used += apgd;
       out.apgd += apgd;
       if (apgd > 0) error = true_error();
-      if (error <= tol || apgd < longest || misses >= k_.newton_misses) break;
+      if (error <= tol || apgd < longest || misses >= ge::kCoulombNewtonMisses) break;
       bool improved = true;
       while (used < most && improved) {
         copy_before();
-        const int krylov =
-            newton_step(std::min(k_.cg_per_apgd * std::max(phase, k_.apgd_after_newton), most - used));
+        const int krylov_most =
+            ge::kCoulombNewtonCgPerApgd * std::max(phase, ge::kCoulombNewtonApgdAfterStep);
+        const int krylov = newton_step(std::min(krylov_most, most - used));
         used += krylov;
         out.krylov += krylov;
         out.newton_steps++;
@@ -349,7 +321,7 @@ template <class B> class ParallelNewton {
         release_sliding();
         double after = true_error();
         if (after > tol) {
-          const int settle = apgd_iterations(std::min(k_.apgd_after_newton, most - used));
+          const int settle = apgd_iterations(std::min(ge::kCoulombNewtonApgdAfterStep, most - used));
           used += settle;
           out.apgd += settle;
           after = true_error();
@@ -418,10 +390,12 @@ template <class B> class ParallelNewton {
       ctl->change_tol = ctl->tol;
       begin_apgd_iteration(ctl);
     });
+    Control c;
     do {
       b_.batch(apgd_graph_, batch_, [&] { apgd_iteration(); });
-    } while (read_control().running);
-    return read_control().iterations;
+      c = read_control();
+    } while (c.running);
+    return c.iterations;
   }
 
   GE_INLINE static void begin_apgd_iteration(Control *c)
@@ -542,18 +516,20 @@ template <class B> class ParallelNewton {
     clear_directions();
     if (diagonal_) start_diagonal_system(most);
     else start_gauss_seidel_system(most);
+    Control c;
     do {
       b_.batch(cr_graph_, batch_, [&] {
         if (diagonal_) diagonal_iteration();
         else cr_iteration();
       });
-    } while (read_control().cr_running);
+      c = read_control();
+    } while (c.cr_running);
     // the last update, where it is still pending
     b_.each(0, v.nc, GE_PASS(int k) {
       if (ctl->pending) cr_update_contact(v, k, ctl->alpha, ctl->beta);
     });
     b_.single(GE_PASS() { ctl->pending = 0; });
-    return read_control().cr_iterations;
+    return c.cr_iterations;
   }
 
   // the Krylov iteration's start from the system's residual (the largest left rate squared in
@@ -562,8 +538,9 @@ template <class B> class ParallelNewton {
   {
     const View v = v_;
     Control *ctl = v.control;
-    const double reduction = close_ ? k_.reduction_close : k_.reduction;
-    const double stop_of_tol = k_.stop_of_tol * p_.tol;
+    const double reduction =
+        close_ ? ge::kCoulombNewtonCgReductionClose : ge::kCoulombNewtonCgReduction;
+    const double stop_of_tol = ge::kCoulombNewtonCgStopOfTol * p_.tol;
     b_.single(GE_PASS() {
       ctl->rr = ctl->slots.sum[0];
       const double largest = largest_of(ctl->slots);
@@ -731,7 +708,7 @@ template <class B> class ParallelNewton {
     const View v = v_;
     Control *ctl = v.control;
     const int colours = schedule_.colours();
-    const int check_every = k_.check_every;
+    const int check_every = ge::kCoulombNewtonCgCheckEvery;
     // t = E^-T r_hat backward from zero totals, each contact first taking the last update
     clear_directions();
     for (int c = colours - 1; c >= 0; c--)
@@ -841,7 +818,6 @@ template <class B> class ParallelNewton {
   bool extrapolated_, close_ = false;
   int batch_;
   bool diagonal_;
-  NewtonConstants k_;
   View v_{};
   typename B::Graph apgd_graph_, cr_graph_;
 };

@@ -173,6 +173,45 @@ inline Problem read_problem(const char *file, int tile)
 }
 
 // ------------------------------------------------------------------------------------------
+// the contacts' moves gathered by body (no atomics; each body in a fixed order)
+
+// each body's contacts in the contacts' order: body b's are side[body_start[b] ..
+// body_start[b + 1]), 2 k for contact k's side i, 2 k + 1 for its side j
+inline void body_lists(const Problem &p, std::vector<int> &body_start, std::vector<int> &side)
+{
+  const int nc = static_cast<int>(p.terms.size()), nb = p.nbodies;
+  body_start.assign(nb + 1, 0);
+  for (const ContactTerms &t : p.terms) {
+    body_start[t.i + 1]++;
+    if (t.j >= 0) body_start[t.j + 1]++;
+  }
+  for (int b = 0; b < nb; b++) body_start[b + 1] += body_start[b];
+  side.assign(body_start[nb], 0);
+  std::vector<int> fill(body_start.begin(), body_start.end() - 1);
+  for (int k = 0; k < nc; k++) {
+    side[fill[p.terms[k].i]++] = 2 * k;
+    if (p.terms[k].j >= 0) side[fill[p.terms[k].j]++] = 2 * k + 1;
+  }
+}
+
+// sum += the moves of body b's contacts, in the order of its list: what the fix's in-place adds
+// add to the body, in the same order
+GE_INLINE void add_body_moves(const int *body_start, const int *side, const ContactTerms *terms,
+                              const Vec3 *move, int b, double sum[6])
+{
+  for (int e = body_start[b]; e < body_start[b + 1]; e++) {
+    const int k = side[e] >> 1;
+    double di[6] = {0, 0, 0, 0, 0, 0}, dj[6] = {0, 0, 0, 0, 0, 0};
+    ge::coulomb_add_pair(terms[k].contact(), di, dj, move[k]);
+    // (each branch with fixed indices: the shares stay in registers)
+    if (side[e] & 1)
+      for (int m = 0; m < 6; m++) sum[m] += dj[m];
+    else
+      for (int m = 0; m < 6; m++) sum[m] += di[m];
+  }
+}
+
+// ------------------------------------------------------------------------------------------
 // the host algorithm (solve_apgd and true_error_below_tol of the fix, in the same order)
 
 inline double *side_of_j(std::vector<double> &totals, int j, double *wall_side)

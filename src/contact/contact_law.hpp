@@ -54,6 +54,15 @@ GE_INLINE bool has_moments(const ContactLaw &law)
   return law.cat.yade.rolling.active || law.cat.yade.twisting.active;
 }
 
+// A `tangential coulomb` contact without Yade moments gives its pair style the normal force
+// alone (along the normal: no torque) and F_n^c, the cap of the friction a fix solves after all
+// other forces (coulomb_constraint.hpp): coulomb_normal_step() below, which needs none of the
+// tangential kinematics of contact_step().
+GE_INLINE bool is_coulomb_normal_only(const ContactLaw &law)
+{
+  return is_coulomb(law) && !has_moments(law);
+}
+
 // A JKR law (adhesion.hpp): its contacts, once made, hold after the surfaces part.
 GE_INLINE bool holds_apart(const ContactLaw &law)
 {
@@ -297,6 +306,29 @@ GE_INLINE int family_of(const ContactLaw &law)
   return law.tangential == LAW_JAEGER ? FAMILY_JAEGER
       : law.tangential == LAW_CATALOGUE ? FAMILY_CATALOGUE
                                         : FAMILY_LINEAR;
+}
+
+// The step of an is_coulomb_normal_only() contact: its normal force from the stored state, F_n^c
+// stored for the friction fix (the tangential state's TS_CF_FN). normal: from j to i;
+// approach_rate: -(v_i - v_j).normal. At run setup (!advance) a contact with no stored state is
+// first pressed to its overlap (catalogue_press), as contact_step() does.
+GE_INLINE CatalogueNormalForce coulomb_normal_step(const ContactLaw &law, const Vec3 &normal,
+                                                   double overlap, double approach_rate,
+                                                   double rbar, double mbar, double *state,
+                                                   bool advance)
+{
+  if (!advance) {
+    CatalogueStep pressed;
+    pressed.normal = normal;
+    pressed.overlap = overlap;
+    pressed.rbar = rbar;
+    pressed.mbar = mbar;
+    catalogue_press(law.cat, pressed, state);
+  }
+  const CatalogueNormalForce nf =
+      catalogue_normal_force(law.cat, overlap, approach_rate, rbar, mbar, state, advance);
+  state[CS_TANGENTIAL + TS_CF_FN] = nf.F_cap;
+  return nf;
 }
 
 // contact_step() (below) for a law whose family is known when the caller is compiled: a device

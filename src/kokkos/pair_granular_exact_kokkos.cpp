@@ -9,6 +9,7 @@
 #include "comm.h"
 #include "error.h"
 #include "fix_contact_history_exact.h"
+#include "fix_coulomb_friction_exact.h"
 #include "fix_neigh_history_exact.h"
 #include "force.h"
 #include "kokkos.h"
@@ -137,6 +138,24 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
                              state(slot, ge::CS_NORMAL));
   }
 
+  // an is_coulomb_normal_only() contact (PairGranularExact::coulomb_normal_contact()): its
+  // normal force on i (along dx: no torque) from ge::coulomb_normal_step(), which stores F_n^c in
+  // st for the friction fix; r gets its energy and the sliding flag of the last friction solve
+  KOKKOS_INLINE_FUNCTION Vec3 coulomb_normal_force(int i, int j, const Vec3 &dx, double rsq,
+                                                   const ge::ContactLaw &lw, double *st,
+                                                   ge::ContactResult &r) const
+  {
+    const double distance = sqrt(rsq);
+    const Vec3 n = (1.0 / distance) * dx;
+    const Vec3 v_i{v(i, 0), v(i, 1), v(i, 2)}, v_j{v(j, 0), v(j, 1), v(j, 2)};
+    const ge::CatalogueNormalForce nf = ge::coulomb_normal_step(
+        lw, n, radius(i) + radius(j) - distance, -ge::dot(v_i - v_j, n),
+        ge::effective_radius(radius(i), radius(j)), catalogue_mass(i, j), st, advance);
+    r.energy_n = nf.energy;
+    r.sliding = st[ge::CS_TANGENTIAL + ge::TS_CF_SLIDING] != 0.0;
+    return nf.F_applied * n;
+  }
+
   // ge::contact_step(), or its family's step where the kernel runs one family
   KOKKOS_FORCEINLINE_FUNCTION static void step(const ge::ContactLaw &lw,
                                                const ge::ContactBodies &b, double *st,
@@ -195,32 +214,46 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
       for (int k = 0; k < STATE; k++) st[k] = state(slot, k);
 
       const bool i_is_p = tag(i) < tag(j);
-      const int p = i_is_p ? i : j, q = i_is_p ? j : i;
-      const ge::ContactBodies b = bodies_of(p, q, i_is_p ? dx : -dx, rsq, lw);
-      ge::ContactResult r;
-      const bool jaeger =
-          FAMILY == ANY_FAMILY ? lw.tangential == ge::LAW_JAEGER : FAMILY == ge::FAMILY_JAEGER;
-      if (jaeger) {
-        ge::JaegerHistory h{reinterpret_cast<ge::JaegerVertex *>(&items(slot, 0)), count(slot),
-                            lw.jaeger.capacity + 1};
-        step(lw, b, st, &h, r);
-        count(slot) = h.count;
-        if (TALLY && energies) {
-          sums[VECTOR + 15] += weight * h.count;
-          sums[VECTOR + 16] += weight;
-        }
+      ge::ContactResult r{};
+      Vec3 on_i;
+      // (the friction of `tangential coulomb` is solved after the pair, by the host's friction
+      // fix: hand_contacts_to_friction())
+      const bool normal_only = (FAMILY == ANY_FAMILY || FAMILY == ge::FAMILY_CATALOGUE) &&
+          ge::is_coulomb_normal_only(lw);
+      if (normal_only) {
+        on_i = coulomb_normal_force(i, j, dx, rsq, lw, st, r);
       } else {
-        step(lw, b, st, nullptr, r);
+        const int p = i_is_p ? i : j, q = i_is_p ? j : i;
+        const ge::ContactBodies b = bodies_of(p, q, i_is_p ? dx : -dx, rsq, lw);
+        const bool jaeger =
+            FAMILY == ANY_FAMILY ? lw.tangential == ge::LAW_JAEGER : FAMILY == ge::FAMILY_JAEGER;
+        if (jaeger) {
+          ge::JaegerHistory h{reinterpret_cast<ge::JaegerVertex *>(&items(slot, 0)), count(slot),
+                              lw.jaeger.capacity + 1};
+          step(lw, b, st, &h, r);
+          count(slot) = h.count;
+          if (TALLY && energies) {
+            sums[VECTOR + 15] += weight * h.count;
+            sums[VECTOR + 16] += weight;
+          }
+        } else {
+          step(lw, b, st, nullptr, r);
+        }
+        // (a coulomb contact with Yade moments: its F_n^c for the friction fix, as the host
+        // style's hand_to_friction() stores it)
+        if (ge::is_coulomb(lw)) st[ge::CS_TANGENTIAL + ge::TS_CF_FN] = r.fn_cap;
+        on_i = i_is_p ? r.force_i : -r.force_i;
       }
       for (int k = 0; k < STATE; k++) state(slot, k) = st[k];
 
       // forces and torques (PairGranularExact::apply_contact()), in the host style's order
-      const Vec3 on_i = i_is_p ? r.force_i : -r.force_i;
       const bool on_j = newton_pair || j < nlocal;
       add(a_f, i, on_i);
       if (on_j) add(a_f, j, -on_i);
-      add(a_torque, i, i_is_p ? r.torque_i : r.torque_j);
-      if (on_j) add(a_torque, j, i_is_p ? r.torque_j : r.torque_i);
+      if (!normal_only) {
+        add(a_torque, i, i_is_p ? r.torque_i : r.torque_j);
+        if (on_j) add(a_torque, j, i_is_p ? r.torque_j : r.torque_i);
+      }
       if (!ge::is_zero(r.moment)) {
         // the Yade moment: -M on the law's i, +M on its j (added apart, as the host style does)
         const Vec3 moment_on_j = i_is_p ? r.moment : -r.moment;
@@ -325,13 +358,6 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::check_laws
   for (int i = 1; i <= n; i++)
     for (int j = i; j <= n; j++) {
       const Law &lw = law[i][j];
-      if (ge::is_coulomb(lw))
-        error->all(FLERR,
-                   "Pair granular/exact/kk: 'tangential coulomb' (types {} {}) solves friction "
-                   "as a constraint over all contacts, which runs on the host only: use pair "
-                   "style granular/exact (without -sf kk / suffix kk) for it, or a law with a "
-                   "per-contact friction (classic, refined, jaeger with capacity, dd, ...) under /kk",
-                   i, j);
       if (lw.tangential == TANGENTIAL_JAEGER && lw.jaeger.capacity <= 0)
         error->all(FLERR,
                    "Pair granular/exact/kk: 'tangential jaeger' without 'capacity M' (types {} "
@@ -468,6 +494,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_his
 
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::download_history()
 {
+  return_friction_states();
   if (host_current || !device_current) return;
   for_each_history_view([](auto &view) { view.template sync<LMPHostType>(); });
   auto state = k_state.h_view;
@@ -611,6 +638,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
   }
   if (advance) note_untracked_step();
   if (!laws_current) upload_laws();
+  return_friction_states();
   if (!device_current) upload_history();
 
   atomKK->sync(execution_space, datamask_read);
@@ -634,6 +662,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
   }
   for_each_history_view([](auto &view) { view.template modify<DeviceType>(); });
   host_current = false;
+  if (friction) hand_contacts_to_friction();
 
   ended[0] += sums[ENDED];
   ended[1] += sums[ENDED + 1];
@@ -644,6 +673,63 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
     sums[VECTOR + 3] += ended[1];
     for (int k = 0; k < NVECTOR; k++) pvector[k] = sums[VECTOR + k];
   }
+}
+
+/* ----------------------------------------------------------------------
+   `tangential coulomb`: after the force loop, every touching coulomb contact goes to the
+   friction fix as the host style's force loop hands it (PairGranularExact::hand_to_friction()),
+   in the same order (the slots') with the same normal, distance and cap mu F_n^c (stored in the
+   state by the loop); the fix solves them in post_force on the host. Its state is a host copy
+   of the slot's, which the fix reads and writes until the copies go back
+   (return_friction_states()).
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+void PairGranularExactKokkos<DeviceType>::hand_contacts_to_friction()
+{
+  k_state.template sync<LMPHostType>();
+  k_touch.template sync<LMPHostType>();
+  atomKK->sync(Host, X_MASK | V_MASK | OMEGA_MASK | TAG_MASK | TYPE_MASK | MASK_MASK |
+                         RADIUS_MASK | RMASS_MASK);
+  const auto state = k_state.h_view;
+  const auto touch = k_touch.h_view;
+  const int *type = atom->type;
+  friction_contacts.clear();
+  for_each_slot([&](int i, int jj, int slot) {
+    const int j = list->firstneigh[i][jj] & NEIGHMASK;
+    if (touch(slot) && ge::is_coulomb(law[type[i]][type[j]]))
+      friction_contacts.push_back({slot, i, j});
+  });
+  // (sized before any is handed: the fix keeps pointers into the copies)
+  friction_states.resize(friction_contacts.size() * STATE);
+  friction->begin_contacts(eflag_global ? this : nullptr);
+  double **x = atom->x;
+  const tagint *tag = atom->tag;
+  for (size_t c = 0; c < friction_contacts.size(); c++) {
+    const auto [slot, i, j] = friction_contacts[c];
+    double *st = &friction_states[c * STATE];
+    for (int k = 0; k < STATE; k++) st[k] = state(slot, k);
+    const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
+    const double distance = std::sqrt(ge::dot(dx, dx));
+    const Law &lw = law[type[i]][type[j]];
+    friction->add_sphere_contact(i, j, (1.0 / distance) * dx, distance, st + ge::CS_TANGENTIAL,
+                                 lw.cat.tangential.mu * st[ge::CS_TANGENTIAL + ge::TS_CF_FN],
+                                 tag[i] < tag[j]);
+  }
+  friction_states_out = true;
+}
+
+// the friction fix's copies of the states back to the slots, in both spaces
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::return_friction_states()
+{
+  if (!friction_states_out) return;
+  friction_states_out = false;
+  const auto state = k_state.h_view;
+  for (size_t c = 0; c < friction_contacts.size(); c++)
+    for (int k = 0; k < STATE; k++)
+      state(friction_contacts[c].slot, k) = friction_states[c * STATE + k];
+  k_state.modify_host();
+  k_state.template sync<DeviceType>();
 }
 
 /* ----------------------------------------------------------------------

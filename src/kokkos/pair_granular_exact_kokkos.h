@@ -6,7 +6,10 @@
    and calls the same entry point as the host style, ge::contact_step()
    (src/contact/contact_law.hpp), for every fixed-size law: hooke + classic or
    refined, the catalogue with Yade moments, and hertz + jaeger with a
-   `capacity M` (a record of M + 1 vertices per contact).
+   `capacity M` (a record of M + 1 vertices per contact). `tangential coulomb`
+   contacts get their normal force there; their friction is solved on the
+   host by the host style's friction fix, which the force loop hands them to
+   (hand_contacts_to_friction()).
 
    Per-contact history lives in the execution space between neighbour-list
    builds, one block per neighbour slot, in the canonical orientation of the
@@ -39,6 +42,8 @@ PairStyle(granular/exact/kk/host,PairGranularExactKokkos<LMPHostType>);
 
 #include "kokkos_type.h"
 #include "pair_granular_exact.h"
+
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -81,6 +86,20 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   bool laws_current = false;      // k_law holds this run's laws
   bool device_current = false;    // the execution space holds the histories of the current list
   bool host_current = true;       // the host store holds them too
+
+  // `tangential coulomb`: the friction fix (FixCoulombFrictionExact) runs on the host after the
+  // pair. Its contacts are handed to it after the force loop, in the host style's order, each
+  // with a host copy of its slot's state (the fix keeps pointers to them and writes the
+  // friction it solves into them); the copies go back to the slots before the next force
+  // evaluation or whenever the histories are read (download_history()).
+  struct FrictionContact {
+    int slot, i, j;
+  };
+  std::vector<FrictionContact> friction_contacts;
+  std::vector<double> friction_states;    // STATE doubles per friction contact
+  bool friction_states_out = false;       // the copies hold the slots' current states
+  void hand_contacts_to_friction();
+  void return_friction_states();
 
   void check_laws_run_here() const;
   void repair_bin_size();

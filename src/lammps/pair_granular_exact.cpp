@@ -551,7 +551,7 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
           jaeger_contact(i, j, store.fix->firstrecord[i][jj], lw, advance, weight, tally);
         continue;
       }
-      if (is_coulomb(lw) && !ge::has_moments(lw)) {
+      if (ge::is_coulomb_normal_only(lw)) {
         // a fast path: the pair's force of this contact is its normal force alone (the friction
         // fix adds the friction), so it needs none of the tangential kinematics of a step
         coulomb_normal_contact(i, j, dx, rsq, store.get(i, jj), lw, advance, weight, tally);

@@ -65,18 +65,10 @@ void PairGranularExact::coulomb_normal_contact(int i, int j, const Vec3 &dx, dou
   const double overlap = radius[i] + radius[j] - r;
   const double approach_rate = -ge::dot(ge::vec3(atom->v[i]) - ge::vec3(atom->v[j]), n);
   const double rbar = ge::effective_radius(radius[i], radius[j]), mbar = catalogue_mass(i, j);
-  if (!advance) {
-    // a contact present at a run's setup with no stored state: pressed to its overlap (hls:
-    // its maximum overlap); otherwise the setup only reads the state
-    ge::CatalogueStep pressed;
-    pressed.normal = n;
-    pressed.overlap = overlap;
-    pressed.rbar = rbar;
-    pressed.mbar = mbar;
-    ge::catalogue_press(lw.cat, pressed, state);
-  }
+  // (a contact present at a run's setup with no stored state is pressed to its overlap, hls:
+  // its maximum overlap; otherwise the setup only reads the state)
   const ge::CatalogueNormalForce nf =
-      ge::catalogue_normal_force(lw.cat, overlap, approach_rate, rbar, mbar, state, advance);
+      ge::coulomb_normal_step(lw, n, overlap, approach_rate, rbar, mbar, state, advance);
   hand_to_friction(i, j, n, r, state, lw, nf.F_cap, atom->tag[i] < atom->tag[j]);
 
   const Vec3 on_i = nf.F_applied * n;

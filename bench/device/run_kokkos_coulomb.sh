@@ -1,0 +1,70 @@
+#!/bin/bash
+# `tangential coulomb` under pair_style granular/exact/kk: the time per step of the settled beds of
+# in.coulomb_bed (bench/in.coulomb_solve, default solver and tol) with the host style on one core
+# and with /kk, against the classic law under /kk on the same bed, in the same set-up (medians of
+# interleaved repeats). Under /kk the force loop runs in the Kokkos execution space and the
+# friction is solved by the host style's fix on one core (potentials_docs, "Styles with a KOKKOS
+# suffix"): this measures what that costs on a GPU (bench/README.md, "The Kokkos styles on a
+# GPU").
+#
+# Usage: bench/device/run_kokkos_coulomb.sh DIR BEDS [steps (20)] [repeats (3)] [beds ("36.1 72.2")]
+#   DIR: filled by build_kokkos_gpu.sh (or any build folder with lmp); BEDS: the beds' restart
+#   files bed_<H>.restart or bed_<H>.restart.gz (in.coulomb_bed; device/export_problems.sh keeps
+#   them gzipped); KOKKOS_SETUP (environment): what follows `-k on`, default "g 1".
+set -uo pipefail
+dir=$(cd "${1:?usage: run_kokkos_coulomb.sh DIR BEDS [steps] [repeats] [beds]}" && pwd)
+beds_dir=$(cd "${2:?usage: run_kokkos_coulomb.sh DIR BEDS [steps] [repeats] [beds]}" && pwd)
+nsteps=${3:-20} repeats=${4:-3}
+read -r -a beds <<< "${5:-36.1 72.2}"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+[ -f "$root/bench/in.coulomb_solve" ] || root=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+[ -f "$dir/liblammps.so.0.gz" ] && gunzip -c "$dir/liblammps.so.0.gz" > "$work/liblammps.so.0"
+export LD_LIBRARY_PATH=$work:$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export OMP_PROC_BIND=false OMP_NUM_THREADS=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+lscpu | grep -E "Model name"
+cp "$root/bench/in.coulomb_solve" "$work/"
+for bed in "${beds[@]}"; do
+  if [ -f "$beds_dir/bed_$bed.restart.gz" ]; then
+    gunzip -c "$beds_dir/bed_$bed.restart.gz" > "$work/bed_$bed.restart"
+  else
+    cp "$beds_dir/bed_$bed.restart" "$work/"
+  fi
+done
+read -r -a setup <<< "${KOKKOS_SETUP:-g 1}"
+# (`tangential coulomb` needs newton on; the beds' restarts keep it, the KOKKOS package's default
+# on a GPU would set it off)
+kk=(-k on "${setup[@]}" -sf kk -pk kokkos newton on neigh half)
+configs=("host coulomb" "kk coulomb" "kk classic")
+declare -A times iterations
+for r in $(seq 1 "$repeats"); do
+  for bed in "${beds[@]}"; do
+    for c in "${configs[@]}"; do
+      read -r how law <<< "$c"
+      args=(); [ "$how" = kk ] && args=("${kk[@]}")
+      log="$work/log.$bed.${how}_$law.$r"
+      (cd "$work" && timeout 300 "$dir/lmp" -nocite -screen none -log "$log" "${args[@]}" \
+        -in in.coulomb_solve -var H "$bed" -var law "$law" -var solver newton -var tol 1e-8 \
+        -var nsteps "$nsteps") || { echo "  $bed $c: lmp failed"; tail -3 "$log"; continue; }
+      [ "$how" = kk ] && ! grep -q "pair granular/exact/kk" "$log" && echo "  $bed $c: not /kk"
+      # (the timed run is the last)
+      t=$(awk '/^Loop time of/ {t=$4} END {print t}' "$log")
+      times[$bed|$c]+="$t "
+      iterations[$bed|$c]=$(awk '/^BENCH contacts/ {print $3, "contacts,", $5, "iterations/step"}' "$log")
+      echo "  repeat $r  $bed  $c: $t s" >&2
+    done
+  done
+done
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+echo "bench/in.coulomb_solve: $nsteps steps after 4 warm-up steps, tol 1e-8, median of $repeats interleaved repeats, 1 process; /kk: -k on ${setup[*]}"
+for bed in "${beds[@]}"; do
+  classic=$(echo "${times[$bed|kk classic]}" | median)
+  echo "  bed $bed: ${iterations[$bed|host coulomb]}"
+  for c in "${configs[@]}"; do
+    m=$(echo "${times[$bed|$c]}" | median)
+    printf "    %-13s %9.3f ms/step  ratio to classic under /kk %.1f\n" "$c" \
+      "$(echo "$m $nsteps" | awk '{print 1000*$1/$2}')" "$(echo "$m $classic" | awk '{print $1/$2}')"
+  done
+done

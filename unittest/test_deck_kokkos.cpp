@@ -545,3 +545,40 @@ pair_coeff * * )") + c.law + "\nfix integrate all nve/sphere\nrun 1\n",
     EXPECT_NE(log.find(c.message), std::string::npos) << log;
   }
 }
+
+// `tangential coulomb` under /kk says once that its friction is solved on the host (so that
+// nobody expects a GPU's speed from it; its results are the host style's:
+// OneThreadEqualsTheHostStyleBitForBit). With newton off, the KOKKOS package's default on a GPU,
+// the run stops and says what to pass.
+TEST(DeckKokkos, CoulombUnderKokkosSaysWhereItsFrictionIsSolved)
+{
+  GE_NEEDS_KOKKOS();
+  const auto deck = [](const char *newton) {
+    return std::string("units lj\natom_style sphere\nnewton ") + newton + R"(
+region box block 0 4 0 4 0 4
+create_box 1 box
+create_atoms 1 single 1 1 1
+create_atoms 1 single 1.95 1 1
+set group all diameter 1.0
+set group all density 1.0
+comm_modify vel yes
+pair_style granular/exact
+pair_coeff * * hooke 2000 tangential coulomb 0.5
+fix integrate all nve/sphere
+run 2
+run 2
+)";
+  };
+  const std::string warning = "the friction of 'tangential coulomb' is solved on the host";
+  int rc = 0;
+  const std::string on = run_deck("coulomb_kk_newton_on", deck("on"), kKokkos1, &rc);
+  EXPECT_EQ(rc, 0) << on;
+  size_t said = 0;
+  for (size_t at = on.find(warning); at != std::string::npos; at = on.find(warning, at + 1))
+    said++;
+  EXPECT_EQ(said, 1u) << on;    // (two runs: said once)
+  const std::string off = run_deck("coulomb_kk_newton_off", deck("off"), kKokkos1, &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(off.find("needs 'newton on'"), std::string::npos) << off;
+  EXPECT_NE(off.find("-pk kokkos newton on neigh half"), std::string::npos) << off;
+}

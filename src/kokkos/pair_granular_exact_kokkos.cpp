@@ -325,6 +325,25 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::init_style
   laws_current = false;    // (the mixed laws are made by init_one(), after this)
   device_current = false;
   repair_bin_size();
+  warn_friction_on_host();
+}
+
+/* ----------------------------------------------------------------------
+   `tangential coulomb` under /kk is legal but gains little: its friction is solved by the host
+   style's fix on one core per process, and that solve is most of a step (said once)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::warn_friction_on_host()
+{
+  ge::CoulombSolverSettings settings;
+  if (warned_friction_on_host || !coulomb_settings(settings)) return;
+  warned_friction_on_host = true;
+  if (comm->me == 0)
+    error->warning(FLERR,
+                   "Pair granular/exact/kk: the friction of 'tangential coulomb' is solved on the "
+                   "host, by one core per process, after the force loop, which alone runs in the "
+                   "Kokkos execution space; the solve is most of a step, so expect about the "
+                   "speed of pair granular/exact (figures in the package's bench/README.md)");
 }
 
 /* ----------------------------------------------------------------------

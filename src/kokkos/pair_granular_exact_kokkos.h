@@ -100,6 +100,8 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   bool friction_states_out = false;       // the copies hold the slots' current states
   void hand_contacts_to_friction();
   void return_friction_states();
+  bool warned_friction_on_host = false;
+  void warn_friction_on_host();
 
   void check_laws_run_here() const;
   void repair_bin_size();

@@ -1054,9 +1054,10 @@ void PairGranularExact::check_coulomb_setup() const
   if (!coulomb_settings(settings)) return;
   if (!force->newton_pair)
     error->all(FLERR,
-               "Pair granular/exact 'tangential coulomb' needs 'newton on' (or 'newton on off'): "
-               "the friction of a contact is solved once, by one process, and its reaction "
-               "passed on by reverse communication");
+               "Pair granular/exact 'tangential coulomb' needs 'newton on' (or 'newton on off'; "
+               "with the KOKKOS package, whose default on a GPU is off: '-pk kokkos newton on "
+               "neigh half'): the friction of a contact is solved once, by one process, and its "
+               "reaction passed on by reverse communication");
   if (history_mode != HISTORY_NEIGH)
     error->all(FLERR,
                "Pair granular/exact 'tangential coulomb' keeps its state in the neighbour "

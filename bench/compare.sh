@@ -28,7 +28,7 @@ for r in $(seq 1 "$repeats"); do
   done
 done
 
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+source "$here/median.sh"
 first=${laws[0]}
 echo "$deck: $(awk '/^Loop time of/ {l=$0} END {print l}' "$work/log.${first//\//_}.1" | sed 's/.* with //')," \
      "$nsteps steps, median of $repeats interleaved repeats, 1 process"

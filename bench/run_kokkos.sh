@@ -53,7 +53,7 @@ for r in $(seq 1 "$repeats"); do
   done
 done
 
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+source "$root/bench/median.sh"
 echo "bench/in.bench_kokkos: $((20384 * scale * scale)) spheres (scale $scale), $nsteps steps, median of $repeats interleaved repeats, 1 process"
 for c in "${configs[@]}"; do
   base=$(echo "${times[$c|hooke_history]}" | median)

@@ -57,7 +57,7 @@ for r in $(seq 1 "$repeats"); do
     done
   done
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+source "$root/bench/median.sh"
 echo "bench/in.coulomb_solve: $nsteps steps after 4 warm-up steps, tol 1e-8, median of $repeats interleaved repeats, 1 process; /kk: -k on ${setup[*]}"
 for bed in "${beds[@]}"; do
   classic=$(echo "${times[$bed|kk classic]}" | median)

@@ -308,10 +308,10 @@ GE_INLINE int family_of(const ContactLaw &law)
                                         : FAMILY_LINEAR;
 }
 
-// The step of an is_coulomb_normal_only() contact: its normal force from the stored state, F_n^c
-// stored for the friction fix (the tangential state's TS_CF_FN). normal: from j to i;
-// approach_rate: -(v_i - v_j).normal. At run setup (!advance) a contact with no stored state is
-// first pressed to its overlap (catalogue_press), as contact_step() does.
+// The step of an is_coulomb_normal_only() contact: its normal force and F_n^c from the stored
+// state (the pair style stores F_n^c for the friction fix, as for every coulomb contact).
+// normal: from j to i; approach_rate: -(v_i - v_j).normal. At run setup (!advance) a contact with
+// no stored state is first pressed to its overlap (catalogue_press), as contact_step() does.
 GE_INLINE CatalogueNormalForce coulomb_normal_step(const ContactLaw &law, const Vec3 &normal,
                                                    double overlap, double approach_rate,
                                                    double rbar, double mbar, double *state,
@@ -325,10 +325,7 @@ GE_INLINE CatalogueNormalForce coulomb_normal_step(const ContactLaw &law, const 
     pressed.mbar = mbar;
     catalogue_press(law.cat, pressed, state);
   }
-  const CatalogueNormalForce nf =
-      catalogue_normal_force(law.cat, overlap, approach_rate, rbar, mbar, state, advance);
-  state[CS_TANGENTIAL + TS_CF_FN] = nf.F_cap;
-  return nf;
+  return catalogue_normal_force(law.cat, overlap, approach_rate, rbar, mbar, state, advance);
 }
 
 // contact_step() (below) for a law whose family is known when the caller is compiled: a device

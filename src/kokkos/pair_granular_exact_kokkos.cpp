@@ -139,8 +139,8 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
   }
 
   // an is_coulomb_normal_only() contact (PairGranularExact::coulomb_normal_contact()): its
-  // normal force on i (along dx: no torque) from ge::coulomb_normal_step(), which stores F_n^c in
-  // st for the friction fix; r gets its energy and the sliding flag of the last friction solve
+  // normal force on i (along dx: no torque) from ge::coulomb_normal_step(); r gets F_n^c, the
+  // energy and the sliding flag of the last friction solve
   KOKKOS_INLINE_FUNCTION Vec3 coulomb_normal_force(int i, int j, const Vec3 &dx, double rsq,
                                                    const ge::ContactLaw &lw, double *st,
                                                    ge::ContactResult &r) const
@@ -151,6 +151,7 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
     const ge::CatalogueNormalForce nf = ge::coulomb_normal_step(
         lw, n, radius(i) + radius(j) - distance, -ge::dot(v_i - v_j, n),
         ge::effective_radius(radius(i), radius(j)), catalogue_mass(i, j), st, advance);
+    r.fn_cap = nf.F_cap;
     r.energy_n = nf.energy;
     r.sliding = st[ge::CS_TANGENTIAL + ge::TS_CF_SLIDING] != 0.0;
     return nf.F_applied * n;
@@ -239,11 +240,10 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
         } else {
           step(lw, b, st, nullptr, r);
         }
-        // (a coulomb contact with Yade moments: its F_n^c for the friction fix, as the host
-        // style's hand_to_friction() stores it)
-        if (ge::is_coulomb(lw)) st[ge::CS_TANGENTIAL + ge::TS_CF_FN] = r.fn_cap;
         on_i = i_is_p ? r.force_i : -r.force_i;
       }
+      // F_n^c for the friction fix, as the host style's hand_to_friction() stores it
+      if (ge::is_coulomb(lw)) st[ge::CS_TANGENTIAL + ge::TS_CF_FN] = r.fn_cap;
       for (int k = 0; k < STATE; k++) state(slot, k) = st[k];
 
       // forces and torques (PairGranularExact::apply_contact()), in the host style's order

@@ -4,7 +4,7 @@
 // forms, and the heap and tetrahedron cases (c1), (c2).
 #include "contact_slip.hpp"
 #include "deck_util.hpp"
-#include "device/coulomb_newton_parallel.hpp"
+#include "kokkos/coulomb_newton_parallel.hpp"
 #include "device/coulomb_problem.hpp"
 #include "device/coulomb_stuck_system.hpp"
 
@@ -914,7 +914,7 @@ run             1)");
       << printed;
 }
 
-// The Newton solver as the passes a GPU runs (device/coulomb_newton_parallel.hpp, which
+// The Newton solver as the passes a GPU runs (src/kokkos/coulomb_newton_parallel.hpp, which
 // bench/device/coulomb_newton.cu runs as CUDA kernels): on the exported steps of the settled bed
 // solved by `solver newton`, one from the previous forces and one from the extrapolated ones,
 // its plain loops with one contact per colour take the fix's iterations (APGD and conjugate

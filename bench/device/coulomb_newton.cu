@@ -2,7 +2,7 @@
 // notes: Coulomb Newton) on a CUDA device, without LAMMPS. The friction problem of one step of a
 // settled bed, as `fix_modify GE_COULOMB export` wrote it (bench/device/export_problems.sh with
 // SOLVER=newton), is solved to the same true error (largest natural residual <= tol, relative to
-// mu F_n) three ways, by the same code (unittest/device/coulomb_newton_parallel.hpp):
+// mu F_n) three ways, by the same code (src/kokkos/coulomb_newton_parallel.hpp):
 //   host   plain loops on one core, one contact per colour: the fix's algorithm to the bit (the
 //          deck test ExportedNewtonProblemSolvesAsTheFixDoes);
 //   colour plain loops on one core, the contacts by colour: the device's order;
@@ -21,7 +21,8 @@
 //                       [batch (8)]
 // Build:  bench/device/build.sh DIR (nvcc with --extended-lambda)
 #include "../../unittest/device/check_cuda.cuh"
-#include "../../unittest/device/coulomb_newton_parallel.hpp"
+#include "../../src/kokkos/coulomb_newton_parallel.hpp"
+#include "../../unittest/device/coulomb_problem.hpp"
 
 #include <algorithm>
 #include <cstdio>

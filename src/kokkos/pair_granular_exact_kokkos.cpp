@@ -14,9 +14,13 @@
 #include "force.h"
 #include "kokkos.h"
 #include "memory_kokkos.h"
+#include "modify.h"
 #include "neigh_list.h"
 #include "neighbor.h"
 #include "update.h"
+#include "utils.h"
+
+#include "coulomb_friction_offload_kokkos.h"
 
 #include "contact/contact_law.hpp"
 
@@ -313,6 +317,11 @@ PairGranularExactKokkos<DeviceType>::PairGranularExactKokkos(LAMMPS *lmp) : Pair
 template <class DeviceType> PairGranularExactKokkos<DeviceType>::~PairGranularExactKokkos()
 {
   if (copymode) return;
+  // (the host style's destructor deletes the fix; it must not call the solver on its way)
+  if (friction_offload && modify) {
+    auto *fix = dynamic_cast<FixCoulombFrictionExact *>(modify->get_fix_by_id(id_friction));
+    if (fix) fix->attach_offload(nullptr);
+  }
 }
 
 /* ----------------------------------------------------------------------
@@ -325,25 +334,48 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::init_style
   laws_current = false;    // (the mixed laws are made by init_one(), after this)
   device_current = false;
   repair_bin_size();
-  warn_friction_on_host();
+  attach_friction_offload();
+  say_where_friction_is_solved();
 }
 
 /* ----------------------------------------------------------------------
-   `tangential coulomb` under /kk is legal but gains little: its friction is solved by the host
-   style's fix on one core per process, and that solve is most of a step (said once)
+   `tangential coulomb`: the friction fix hands its Newton solves to this style's execution
+   space where its problem is one process's (one process: the whole problem), and solves the
+   others itself
 ------------------------------------------------------------------------- */
 
-template <class DeviceType> void PairGranularExactKokkos<DeviceType>::warn_friction_on_host()
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::attach_friction_offload()
+{
+  if (!friction) return;
+  if (!friction_offload) friction_offload = make_coulomb_friction_offload<DeviceType>();
+  friction->attach_offload(friction_offload.get());
+}
+
+// where the friction is solved, said once: in the execution space (solver newton, one
+// process), else a warning that it is solved on the host, by one core per process, and that
+// this solve is most of a step
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::say_where_friction_is_solved()
 {
   ge::CoulombSolverSettings settings;
-  if (warned_friction_on_host || !coulomb_settings(settings)) return;
-  warned_friction_on_host = true;
-  if (comm->me == 0)
-    error->warning(FLERR,
-                   "Pair granular/exact/kk: the friction of 'tangential coulomb' is solved on the "
-                   "host, by one core per process, after the force loop, which alone runs in the "
-                   "Kokkos execution space; the solve is most of a step, so expect about the "
-                   "speed of pair granular/exact (figures in the package's bench/README.md)");
+  if (warned_friction_solver || !coulomb_settings(settings)) return;
+  warned_friction_solver = true;
+  if (comm->me != 0) return;
+  if (settings.solver == ge::CoulombSolver::Newton && comm->nprocs == 1) {
+    utils::logmesg(lmp,
+                   "Pair granular/exact/kk: the friction of 'tangential coulomb' (solver newton) "
+                   "is solved in {}, by the parallel form of the host style's solver (it stops at "
+                   "another iterate within tol than pair granular/exact)\n",
+                   friction_offload ? friction_offload->where() : "the Kokkos execution space");
+    return;
+  }
+  error->warning(FLERR,
+                 "Pair granular/exact/kk: the friction of 'tangential coulomb' is solved on the "
+                 "host, by one core per process, after the force loop, which alone runs in the "
+                 "Kokkos execution space ({}); the solve is most of a step, so expect about the "
+                 "speed of pair granular/exact (only solver newton on one process is solved in "
+                 "the execution space; figures in the package's bench/README.md)",
+                 settings.solver != ge::CoulombSolver::Newton ? "solver gs and apgd run on the host"
+                                                              : "several processes");
 }
 
 /* ----------------------------------------------------------------------

@@ -40,9 +40,11 @@ PairStyle(granular/exact/kk/host,PairGranularExactKokkos<LMPHostType>);
 #ifndef GE_PAIR_GRANULAR_EXACT_KOKKOS_H
 #define GE_PAIR_GRANULAR_EXACT_KOKKOS_H
 
+#include "coulomb_friction_offload.h"
 #include "kokkos_type.h"
 #include "pair_granular_exact.h"
 
+#include <memory>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -100,8 +102,12 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   bool friction_states_out = false;       // the copies hold the slots' current states
   void hand_contacts_to_friction();
   void return_friction_states();
-  bool warned_friction_on_host = false;
-  void warn_friction_on_host();
+  // the friction fix's Newton solves, in this style's execution space where the problem is one
+  // process's (FixCoulombFrictionExact::solve_newton_offloaded)
+  std::unique_ptr<CoulombFrictionOffload> friction_offload;
+  void attach_friction_offload();
+  bool warned_friction_solver = false;
+  void say_where_friction_is_solved();
 
   void check_laws_run_here() const;
   void repair_bin_size();

@@ -480,7 +480,9 @@ double FixCoulombFrictionExact::solve()
   double res_all = 0.0;
   switch (settings.solver) {
     case ge::CoulombSolver::APGD: res_all = solve_apgd(); break;
-    case ge::CoulombSolver::Newton: res_all = solve_newton(); break;
+    case ge::CoulombSolver::Newton:
+      if (!offload_applies() || !solve_newton_offloaded(res_all)) res_all = solve_newton();
+      break;
     default: res_all = solve_gauss_seidel(); break;
   }
   if (!setup_step) {
@@ -628,7 +630,7 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
    Every decision is taken on reduced values: all processes take the same path, and the motion is
    the same on any number of processes to what tol allows (the preconditioner sweeps each
    process's contacts, and the sums are taken in another order: it stops at another iterate).
-   unittest/device/coulomb_newton_parallel.hpp writes the same algorithm as the passes a GPU
+   src/kokkos/coulomb_newton_parallel.hpp writes the same algorithm as the passes a GPU
    runs; the deck test ExportedNewtonProblemSolvesAsTheFixDoes holds the two to the same
    iterates bit for bit, so a change here is made there too.
 ------------------------------------------------------------------------- */
@@ -699,6 +701,78 @@ double FixCoulombFrictionExact::solve_newton()
   }
   sweeps_used = used;
   return res_all;
+}
+
+/* ----------------------------------------------------------------------
+   Newton by the attached solver (pair granular/exact/kk: in its Kokkos execution space, by the
+   parallel form of solve_newton, src/kokkos/coulomb_newton_parallel.hpp), where the friction
+   problem is one process's whole problem: on one process, with no contact acting on a ghost's
+   totals. It solves the same problem to the same tol with the same control; its sums run in
+   another order (and its preconditioner is the contacts' diagonal blocks, which a device runs
+   best), so it stops at another iterate within tol, as a run on other processes does. The
+   forces come back in the contacts' order and are added to the totals here; the returned
+   "change" is the solve's own true error.
+------------------------------------------------------------------------- */
+
+bool FixCoulombFrictionExact::offload_applies() const
+{
+  return offload != nullptr && comm->nprocs == 1 && !ghost_totals;
+}
+
+bool FixCoulombFrictionExact::solve_newton_offloaded(double &res_all)
+{
+  compute_row_bounds();
+  std::vector<Vec3> solved;
+  CoulombFrictionOffload::Solve solve;
+  if (!offload->solve_newton(problem_of_this_step(), settings.sweeps, solved, solve)) return false;
+  for (int k = 0; k < ncontacts; k++) {
+    const Vec3 change = solved[k] - contacts.force[k];
+    if (!ge::is_zero(change)) add(k, change);
+    contacts.force[k] = solved[k];
+    contacts.stick[k] = !ge::coulomb_on_rim(contacts.c[k], contacts.force[k]);
+  }
+  sweeps_used = solve.iterations;
+  close_start = solve.close_start;
+  res_all = solve.true_error;
+  return true;
+}
+
+// this process's friction problem as the parallel solver reads it (the bodies are the owned
+// atoms, what export_problem() writes): every force and torque but the friction, still in
+// atom->f and atom->torque; the contacts' terms and R_c (compute_row_bounds()); the start forces
+ge_coulomb_problem::Problem FixCoulombFrictionExact::problem_of_this_step() const
+{
+  ge_coulomb_problem::Problem p;
+  p.nbodies = atom->nlocal;
+  p.tol = settings.tol;
+  p.extrapolated = extrapolated_start;
+  p.total0.resize(6 * (size_t) p.nbodies);
+  for (int b = 0; b < p.nbodies; b++)
+    for (int m = 0; m < 3; m++) {
+      p.total0[6 * (size_t) b + m] = atom->f[b][m];
+      p.total0[6 * (size_t) b + 3 + m] = atom->torque[b][m];
+    }
+  p.terms.resize(ncontacts);
+  for (int k = 0; k < ncontacts; k++) {
+    const ge::CoulombContact &c = contacts.c[k];
+    const ge::CoulombCoupling &q = contacts.coupling[k];
+    ge_coulomb_problem::ContactTerms &t = p.terms[k];
+    t.normal = c.normal;
+    t.rate0 = c.rate0;
+    t.rho_i = c.rho_i;
+    t.rho_j = c.rho_j;
+    t.cap = c.cap;
+    t.w_i = q.w_i;
+    t.q_i = q.q_i;
+    t.w_j = q.w_j;
+    t.q_j = q.q_j;
+    t.mass = q.mass;
+    t.inv_row = contacts.inv_row[k];
+    t.i = contacts.i[k];
+    t.j = contacts.j[k] < 0 ? -1 : contacts.j[k];
+  }
+  p.start.assign(contacts.force.begin(), contacts.force.begin() + ncontacts);
+  return p;
 }
 
 // the true error of the forces on all processes (collective; measure_residual())
@@ -1548,22 +1622,23 @@ void FixCoulombFrictionExact::export_problem()
   // treats as a close start)
   const int64_t start_kind = extrapolated_start ? 1 : 0;
   ok = ok && fwrite(&start_kind, sizeof(int64_t), 1, fp) == 1;
+  // (the problem the execution space would solve: its bodies' other forces and contacts' terms)
+  const ge_coulomb_problem::Problem problem = problem_of_this_step();
   for (int b = 0; ok && b < nlocal; b++) {
     double row[9];
     for (int m = 0; m < 3; m++) row[m] = atom->x[b][m];
     // (every force and torque but the friction: the totals hold the start's friction too)
-    for (int m = 0; m < 3; m++) row[3 + m] = atom->f[b][m];
-    for (int m = 0; m < 3; m++) row[6 + m] = atom->torque[b][m];
+    for (int m = 0; m < 6; m++) row[3 + m] = problem.total0[6 * (size_t) b + m];
     ok = fwrite(row, sizeof(double), 9, fp) == 9;
   }
   for (int k = 0; ok && k < ncontacts; k++) {
-    const ge::CoulombContact &c = contacts.c[k];
-    const ge::CoulombCoupling &q = contacts.coupling[k];
+    const ge_coulomb_problem::ContactTerms &t = problem.terms[k];
+    // (a wall's j as stored, which is negative)
     const int32_t ij[2] = {contacts.i[k], contacts.j[k]};
     const Vec3 &f = contacts.force[k], &b = contacts.branch[k];
-    const double row[20] = {c.normal.x, c.normal.y, c.normal.z, c.rate0.x, c.rate0.y, c.rate0.z,
-                            c.rho_i,    c.rho_j,    c.cap,      q.w_i,     q.q_i,     q.w_j,
-                            q.q_j,      q.mass,     f.x,        f.y,       f.z,       b.x,
+    const double row[20] = {t.normal.x, t.normal.y, t.normal.z, t.rate0.x, t.rate0.y, t.rate0.z,
+                            t.rho_i,    t.rho_j,    t.cap,      t.w_i,     t.q_i,     t.w_j,
+                            t.q_j,      t.mass,     f.x,        f.y,       f.z,       b.x,
                             b.y,        b.z};
     ok = fwrite(ij, sizeof(int32_t), 2, fp) == 2 && fwrite(row, sizeof(double), 20, fp) == 20;
   }

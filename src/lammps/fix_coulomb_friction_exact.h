@@ -23,6 +23,7 @@ FixStyle(COULOMB_FRICTION/EXACT,FixCoulombFrictionExact);
 #ifndef GE_FIX_COULOMB_FRICTION_EXACT_H
 #define GE_FIX_COULOMB_FRICTION_EXACT_H
 
+#include "coulomb_friction_offload.h"
 #include "coulomb_friction_tally.h"
 #include "fix.h"
 
@@ -81,6 +82,11 @@ class FixCoulombFrictionExact : public Fix {
   // that reads `now` at the current positions: from that of the velocities (the half step; the
   // full step at run setup) to t + dt/2 (notes: Coulomb projection)
   void kick_times(double now, double &start, double &end) const;
+
+  // A solver the Newton solves are handed to (pair granular/exact/kk: its Kokkos execution
+  // space), where the friction problem is one process's alone (solve_newton_offloaded);
+  // nullptr: none. Its owner detaches it before it goes.
+  void attach_offload(CoulombFrictionOffload *solver) { offload = solver; }
 
   class PairGranularExact *pair;
   bool active;          // some law (pair or wall) uses `tangential coulomb`
@@ -174,6 +180,7 @@ class FixCoulombFrictionExact : public Fix {
   bool extrapolate_next;      // the next step's will (decide_next_start)
   double start_misfit[2];     // this step's, previous and extrapolated start (add_start_misfits)
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
+  CoulombFrictionOffload *offload = nullptr;
 
   void grow_per_atom_arrays();
   void export_problem();
@@ -194,6 +201,9 @@ class FixCoulombFrictionExact : public Fix {
   double solve_apgd();
   int apgd_iterations(int most, double &res_all);
   double solve_newton();
+  bool offload_applies() const;
+  bool solve_newton_offloaded(double &res_all);
+  ge_coulomb_problem::Problem problem_of_this_step() const;
   int newton_step(int most);
   double start_newton_system(double &rr);
   // the conjugate-residual recursion's update of an iteration, taken by the next backward sweep

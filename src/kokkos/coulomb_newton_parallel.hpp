@@ -1,7 +1,9 @@
 // The Newton solver of `tangential coulomb` (FixCoulombFrictionExact::solve_newton, notes: Coulomb
-// Newton) written as the passes a GPU runs, once for two backends: HostLoops (plain loops, one
-// core) here, and the CUDA backend of bench/device/coulomb_newton.cu, which runs the same code as
-// kernels. The problem is an exported step (coulomb_problem.hpp).
+// Newton) written as the passes a GPU runs, once for three backends: HostLoops (plain loops, one
+// core) here, KokkosLoops (coulomb_newton_kokkos.hpp), with which pair granular/exact/kk solves
+// the fix's problem in its execution space, and the CUDA backend of the device benchmark
+// bench/device/coulomb_newton.cu. The problem: coulomb_friction_problem.hpp (the fix's in memory,
+// or an exported step read back by unittest/device/coulomb_problem.hpp).
 //
 // Every pass is one of
 //   each(begin, end, f)            f(k) for every k of the range, in parallel;
@@ -25,13 +27,14 @@
 // Gauss-Seidel) or, as a device runs best, the diagonal blocks (Preconditioner).
 #pragma once
 
-#include "coulomb_problem.hpp"
+#include "coulomb_friction_problem.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 #if defined(__CUDACC__)
@@ -230,6 +233,7 @@ struct NewtonResult {
   std::vector<Vec3> force;
   int iterations = 0, apgd = 0, krylov = 0, newton_steps = 0, misses = 0;
   double residual = 0.0, seconds = 0.0;
+  bool close_start = false;    // the start counted as close (the fix's close_start)
 };
 
 // The solver over a backend B. The problem's contacts are swept in the schedule's colours.
@@ -343,6 +347,7 @@ template <class B> class ParallelNewton {
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out.iterations = used;
     out.misses = misses;
+    out.close_start = close_;
     out.force.resize(p_.terms.size());
     b_.download(out.force.data(), v_.force, out.force.size());
     return out;

@@ -1,0 +1,186 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   GRANULAR-EXACT: the Kokkos backend of the parallel Newton solver of
+   `tangential coulomb` (coulomb_newton_parallel.hpp): every pass of the
+   solver a Kokkos parallel_for or parallel_reduce in the execution space
+   Space (a GPU, or host threads), its arrays in Space's memory.
+------------------------------------------------------------------------- */
+
+#ifndef GE_COULOMB_NEWTON_KOKKOS_H
+#define GE_COULOMB_NEWTON_KOKKOS_H
+
+#include <Kokkos_Core.hpp>
+
+#include "coulomb_newton_parallel.hpp"
+
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+namespace ge_coulomb_problem {
+
+// A reduction's value: the largest value and four sums (Partial), joined as Slots are
+struct PartialTotal {
+  double largest;
+  double sum[4];
+};
+
+template <class F> struct ReducePass {
+  F f;
+  using value_type = PartialTotal;
+  KOKKOS_INLINE_FUNCTION void init(value_type &v) const
+  {
+    v.largest = 0.0;
+    for (double &s : v.sum) s = 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type &into, const value_type &from) const
+  {
+    if (from.largest > into.largest) into.largest = from.largest;
+    for (int m = 0; m < 4; m++) into.sum[m] += from.sum[m];
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int k, value_type &into) const
+  {
+    const Partial part = f(k);
+    if (part.largest > into.largest) into.largest = part.largest;
+    for (int m = 0; m < 4; m++) into.sum[m] += part.sum[m];
+  }
+};
+
+template <class F> struct EachPass {
+  F f;
+  KOKKOS_INLINE_FUNCTION void operator()(int k) const { f(k); }
+};
+
+template <class F> struct SinglePass {
+  F f;
+  KOKKOS_INLINE_FUNCTION void operator()(int) const { f(); }
+};
+
+// slots (largest and sums) += a reduction's total
+struct AddToSlots {
+  Slots *slots;
+  const PartialTotal *total;
+  KOKKOS_INLINE_FUNCTION void operator()(int) const
+  {
+    const double largest = largest_of(*slots);
+    if (total->largest > largest) slots->largest = bits_of(total->largest);
+    for (int m = 0; m < 4; m++) slots->sum[m] += total->sum[m];
+  }
+  KOKKOS_INLINE_FUNCTION static unsigned long long bits_of(double v)
+  {
+#if defined(__CUDA_ARCH__)
+    return static_cast<unsigned long long>(__double_as_longlong(v));
+#else
+    unsigned long long bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits;
+#endif
+  }
+};
+
+// The backend: the passes run in order on Space's default instance. The solver allocates the
+// same arrays in the same order every solve; released blocks are kept and handed out again, so a
+// solve per step does not allocate device memory once the sizes have been seen.
+template <class Space> class KokkosLoops {
+ public:
+  using memory_space = typename Space::memory_space;
+
+  KokkosLoops() = default;
+  KokkosLoops(const KokkosLoops &) = delete;
+  KokkosLoops &operator=(const KokkosLoops &) = delete;
+  ~KokkosLoops()
+  {
+    for (Block &b : blocks_) Kokkos::kokkos_free<memory_space>(b.data);
+  }
+
+  template <class T> T *alloc(size_t n)
+  {
+    const size_t bytes = sizeof(T) * (n > 0 ? n : 1);
+    void *data = take_block(bytes);
+    Kokkos::deep_copy(Space(), bytes_view(data, bytes), static_cast<unsigned char>(0));
+    return static_cast<T *>(data);
+  }
+  template <class T> void release(T *p)
+  {
+    for (Block &b : blocks_)
+      if (b.data == p) b.in_use = false;
+  }
+  template <class T> void upload(T *to, const T *from, size_t n)
+  {
+    if (n == 0) return;
+    Kokkos::deep_copy(Space(), bytes_view(to, sizeof(T) * n), host_bytes(from, sizeof(T) * n));
+    synchronize();
+  }
+  template <class T> void download(T *to, const T *from, size_t n)
+  {
+    if (n == 0) return;
+    Kokkos::deep_copy(Space(), host_bytes(to, sizeof(T) * n), bytes_view(from, sizeof(T) * n));
+    synchronize();
+  }
+  void synchronize() { Space().fence(); }
+
+  template <class F> void each(int begin, int end, F f)
+  {
+    if (end > begin) Kokkos::parallel_for("ge::coulomb_each", policy(begin, end), EachPass<F>{f});
+  }
+  // (a colour's contacts share no body: their order does not matter)
+  template <class F> void each_reversed(int begin, int end, F f) { each(begin, end, f); }
+  template <class F> void reduce(int begin, int end, F f, Slots *slots)
+  {
+    if (end <= begin) return;
+    if (!total_) total_ = alloc<PartialTotal>(1);
+    Kokkos::View<PartialTotal, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> into(total_);
+    Kokkos::parallel_reduce("ge::coulomb_reduce", policy(begin, end), ReducePass<F>{f}, into);
+    Kokkos::parallel_for("ge::coulomb_slots", policy(0, 1), AddToSlots{slots, total_});
+  }
+  template <class F> void single(F f)
+  {
+    Kokkos::parallel_for("ge::coulomb_single", policy(0, 1), SinglePass<F>{f});
+  }
+  struct Graph {};
+  template <class Body> void batch(Graph &, int n, Body body)
+  {
+    for (int b = 0; b < n; b++) body();
+  }
+
+ private:
+  struct Block {
+    void *data;
+    size_t bytes;
+    bool in_use;
+  };
+  std::vector<Block> blocks_;
+  PartialTotal *total_ = nullptr;
+
+  static Kokkos::RangePolicy<Space, Kokkos::IndexType<int>> policy(int begin, int end)
+  {
+    return Kokkos::RangePolicy<Space, Kokkos::IndexType<int>>(Space(), begin, end);
+  }
+  template <class Memory>
+  using Bytes = Kokkos::View<unsigned char *, Memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static Bytes<memory_space> bytes_view(const void *data, size_t bytes)
+  {
+    return Bytes<memory_space>(static_cast<unsigned char *>(const_cast<void *>(data)), bytes);
+  }
+  static Bytes<Kokkos::HostSpace> host_bytes(const void *data, size_t bytes)
+  {
+    return Bytes<Kokkos::HostSpace>(static_cast<unsigned char *>(const_cast<void *>(data)), bytes);
+  }
+  // the smallest free block that holds `bytes`, or a new one
+  void *take_block(size_t bytes)
+  {
+    Block *best = nullptr;
+    for (Block &b : blocks_)
+      if (!b.in_use && b.bytes >= bytes && (!best || b.bytes < best->bytes)) best = &b;
+    if (!best) {
+      blocks_.push_back({Kokkos::kokkos_malloc<memory_space>("ge::coulomb_solve", bytes), bytes,
+                         false});
+      best = &blocks_.back();
+    }
+    best->in_use = true;
+    return best->data;
+  }
+};
+
+}    // namespace ge_coulomb_problem
+
+#endif

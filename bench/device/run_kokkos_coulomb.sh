@@ -53,7 +53,7 @@ for r in $(seq 1 "$repeats"); do
       t=$(awk '/^Loop time of/ {t=$4} END {print t}' "$log")
       times[$bed|$c]+="$t "
       iterations[$bed|$c]=$(awk '/^BENCH contacts/ {print $5}' "$log")
-      contacts[$bed]=$(awk '/^BENCH contacts/ {print $3}' "$log")
+      [ "$law" = coulomb ] && contacts[$bed]=$(awk '/^BENCH contacts/ {print $3}' "$log")
       echo "  repeat $r  $bed  $c: $t s" >&2
     done
   done

@@ -20,12 +20,16 @@ using namespace ge_coulomb_problem;
 
 // The parallel form of the fix's Newton solver (coulomb_newton_parallel.hpp) over the Kokkos
 // backend: the contacts coloured (no two of a colour share a body) for the passes that sweep
-// them, the Krylov iterations preconditioned by the contacts' diagonal blocks (on a GPU 2.1 to
-// 5.9 times faster than the fix's symmetric Gauss-Seidel, bench/README.md "The Newton solver on
-// a GPU"). The arrays are kept from solve to solve (KokkosLoops).
+// them. The Krylov iterations are preconditioned on a GPU by the contacts' diagonal blocks (2.1
+// to 5.9 times faster there than the fix's symmetric Gauss-Seidel, bench/README.md "The Newton
+// solver on a GPU"), on host threads by symmetric Gauss-Seidel in colours (half the diagonal
+// one's iterations, 1.2 to 1.3 times faster on one thread: bench/README.md, "Newton in the
+// execution space"). The arrays are kept from solve to solve (KokkosLoops).
 template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOffload {
  public:
   using Space = typename DeviceType::execution_space;
+  static constexpr bool on_host =
+      std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value;
 
   bool solve_newton(const Problem &problem, int most, std::vector<ge::Vec3> &force,
                     Solve &solve) override
@@ -38,7 +42,8 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
       return false;    // a body with more contacts than colours: the fix solves it
     }
     ParallelNewton<KokkosLoops<Space>> solver(loops, coloured, schedule, problem.extrapolated, 8,
-                                              Preconditioner::Diagonal);
+                                              on_host ? Preconditioner::SymmetricGaussSeidel
+                                                      : Preconditioner::Diagonal);
     const NewtonResult result = solver.solve(most);
     force.resize(problem.terms.size());
     for (size_t k = 0; k < result.force.size(); k++)
@@ -51,9 +56,7 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
 
   const char *where() const override
   {
-    return std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value
-        ? "the host threads of the Kokkos execution space"
-        : "the Kokkos device";
+    return on_host ? "the host threads of the Kokkos execution space" : "the Kokkos device";
   }
 
  private:

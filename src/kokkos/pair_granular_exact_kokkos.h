@@ -106,6 +106,7 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   // process's (FixCoulombFrictionExact::solve_newton_offloaded)
   std::unique_ptr<CoulombFrictionOffload> friction_offload;
   void attach_friction_offload();
+  bool friction_solved_here() const;
   bool warned_friction_solver = false;
   void say_where_friction_is_solved();
 

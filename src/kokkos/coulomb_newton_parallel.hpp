@@ -317,7 +317,8 @@ template <class B> class ParallelNewton {
         copy_before();
         const int krylov_most =
             ge::kCoulombNewtonCgPerApgd * std::max(phase, ge::kCoulombNewtonApgdAfterStep);
-        const int krylov = newton_step(std::min(krylov_most, most - used));
+        const int krylov_cap = std::min(krylov_most, most - used);
+        const int krylov = newton_step(krylov_cap);
         used += krylov;
         out.krylov += krylov;
         out.newton_steps++;
@@ -332,7 +333,7 @@ template <class B> class ParallelNewton {
         }
         improved = after <= 0.5 * error;
         if (!improved) {
-          misses++;
+          if (krylov >= krylov_cap) misses++;    // (the fix's rule: ge::kCoulombNewtonMisses)
           phase = std::max(2 * phase, ge::kCoulombNewtonFirstApgdClose);
           if (after > error) restore_before();
           break;

@@ -625,8 +625,8 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
    each solved by conjugate residuals preconditioned by symmetric Gauss-Seidel, finish the step.
    A Newton step that does not at least halve the true error (the face was not yet the
    solution's) sends the solve back to APGD for twice the previous phase, from the forces it
-   reached or, where it made them worse, from those before it; after 3 such misses APGD alone
-   finishes the solve. `sweeps` bounds the APGD and conjugate-residual iterations together.
+   reached or, where it made them worse, from those before it; after 3 such misses whose Krylov
+   solve ran to its cap APGD alone finishes the solve. `sweeps` bounds the APGD and conjugate-residual iterations together.
    Every decision is taken on reduced values: all processes take the same path, and the motion is
    the same on any number of processes to what tol allows (the preconditioner sweeps each
    process's contacts, and the sums are taken in another order: it stops at another iterate).
@@ -662,7 +662,9 @@ double FixCoulombFrictionExact::solve_newton()
       for (int k = 0; k < ncontacts; k++) contacts.before[k] = contacts.force[k];
       const int krylov_most =
           ge::kCoulombNewtonCgPerApgd * std::max(phase, ge::kCoulombNewtonApgdAfterStep);
-      used += newton_step(std::min(krylov_most, settings.sweeps - used));
+      const int krylov_cap = std::min(krylov_most, settings.sweeps - used);
+      const int krylov = newton_step(krylov_cap);
+      used += krylov;
       // the whole step, then a few APGD iterations that settle the contacts whose face it
       // changed (a stuck force clipped onto its rim, a sliding one released)
       double largest_change = 0.0;
@@ -681,7 +683,9 @@ double FixCoulombFrictionExact::solve_newton()
         // the step reached where they are no worse than before it (with the APGD iterations
         // after it, a step that missed has still settled most contacts: measured on the moving
         // 72-layer bed), else from those before it
-        misses++;
+        // (only a step whose Krylov solve ran to its cap counts toward the limit: a step whose
+        // system was solved missed on the face alone, which the longer phase finds)
+        if (krylov >= krylov_cap) misses++;
         phase = std::max(2 * phase, ge::kCoulombNewtonFirstApgdClose);
         if (after > error) {
           for (int k = 0; k < ncontacts; k++) {

@@ -343,16 +343,16 @@ TEST(DeckKokkos, WallFixWorksBesideTheKokkosPair)
 }
 
 // The friction of sphere pairs and of walls is one problem: solved in the execution space
-// (solver newton, one process, two threads), the packing thrown against two walls moves as with the host
-// style, to 1e-10 after 100 steps at tol 1e-13 (the two solves end at other iterates within tol:
-// EveryLawFamilyEqualsTheHostStyle; the next 100 steps' solves take about 0.5 s each). Its wall contacts were in the problem: the atoms were
-// stopped by the walls, held by their friction as by the host fix's.
+// (solver newton, one process, two threads), the packing thrown against two walls moves as with
+// the host style, to 1e-10 after 200 steps at tol 1e-13 (the two solves end at other iterates
+// within tol: EveryLawFamilyEqualsTheHostStyle). The wall contacts were in the problem: the atoms
+// stayed between the walls.
 TEST(DeckKokkos, CoulombNewtonInTheExecutionSpaceTakesTheWallContacts)
 {
   GE_NEEDS_KOKKOS();
   const Family f = family("coulomb");
   const std::string p = "walls_newton_coulomb";
-  const std::string vars = packing_vars(f, 100) +
+  const std::string vars = packing_vars(f, 200) +
       " -var wall_material \"wall 2e4 0.3\" -var walls_at \"zplane 0 8\"";
   const packing::State host =
       host_pair_under_kokkos(packing::kWallPacking, vars, kKokkos1, p + "_host");

@@ -7,9 +7,10 @@
    (src/contact/contact_law.hpp), for every fixed-size law: hooke + classic or
    refined, the catalogue with Yade moments, and hertz + jaeger with a
    `capacity M` (a record of M + 1 vertices per contact). `tangential coulomb`
-   contacts get their normal force there; their friction is solved on the
-   host by the host style's friction fix, which the force loop hands them to
-   (hand_contacts_to_friction()).
+   contacts get their normal force there; their friction is solved by the
+   host style's friction fix, which the force loop hands them to
+   (hand_contacts_to_friction()), and which hands its Newton solve back to
+   this execution space on one process (attach_friction_offload()).
 
    Per-contact history lives in the execution space between neighbour-list
    builds, one block per neighbour slot, in the canonical orientation of the

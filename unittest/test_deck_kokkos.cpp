@@ -376,7 +376,7 @@ TEST(DeckKokkos, CoulombNewtonInTheExecutionSpaceTakesTheWallContacts)
 // gives the newton-on host run; under mpirun with 2 ranks, where atoms and their contacts move
 // between processes, /kk gives the serial host run. `tangential coulomb` too, on 2 ranks (its
 // friction fix solves across the processes with the contacts the /kk force loops hand it; it
-// needs newton on), over the 200 steps its solves reach tol 1e-13 in (kokkos_families.txt).
+// needs newton on).
 TEST(DeckKokkos, NewtonOffAndMpiEqualTheSerialHostRun)
 {
   GE_NEEDS_KOKKOS();
@@ -384,7 +384,7 @@ TEST(DeckKokkos, NewtonOffAndMpiEqualTheSerialHostRun)
                           family("coulomb")}) {
     SCOPED_TRACE(f.name);
     const bool coulomb = f.name == "coulomb";
-    const int steps = coulomb ? 200 : 300;
+    const int steps = 300;
     const std::string p = std::string("mpi_") + f.name;
     const packing::State host = run(f, steps, "", p + "_host");
     if (!coulomb)
@@ -411,7 +411,7 @@ TEST(DeckKokkos, RestartsCrossBetweenHostAndKokkos)
                           family("coulomb")}) {
     SCOPED_TRACE(f.name);
     const std::string p = std::string("restart_") + f.name;
-    const int n = f.name == "coulomb" ? 100 : 150;
+    const int n = 150;
     const std::string start = "variable packing_dir index " + packing::kDecks + "\ninclude " +
         packing::kPacking + "\nrun " + std::to_string(n) + "\n";
     const std::string finish = "run 0 post no\ninclude " + packing::kWriteState + "\n";

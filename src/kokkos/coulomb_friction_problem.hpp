@@ -25,6 +25,27 @@ struct ContactTerms {
   double inv_row;
   int i, j;    // j < 0: a wall (its side of the totals is scratch)
 
+  // a contact's terms from the fix's records (the inverse of contact() and coupling())
+  static ContactTerms of(const ge::CoulombContact &c, const ge::CoulombCoupling &k,
+                         double inv_row, int i, int j)
+  {
+    ContactTerms t;
+    t.normal = c.normal;
+    t.rate0 = c.rate0;
+    t.rho_i = c.rho_i;
+    t.rho_j = c.rho_j;
+    t.cap = c.cap;
+    t.w_i = k.w_i;
+    t.q_i = k.q_i;
+    t.w_j = k.w_j;
+    t.q_j = k.q_j;
+    t.mass = k.mass;
+    t.inv_row = inv_row;
+    t.i = i;
+    t.j = j < 0 ? -1 : j;
+    return t;
+  }
+
   GE_INLINE ge::CoulombContact contact() const
   {
     ge::CoulombContact c;

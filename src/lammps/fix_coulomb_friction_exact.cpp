@@ -469,13 +469,6 @@ double FixCoulombFrictionExact::solve()
   for (int k = 0; k < ncontacts; k++) contacts.relax[k] = ghost_totals ? relaxation(k) : 1.0;
   start_totals();
   if (!export_file.empty() && !setup_step) export_problem();
-  // APGD's and CG's passes read the contacts' terms packed (112 of the 192 bytes of c and
-  // coupling; on beds too large for the caches each pass streams them from memory: per CG
-  // iteration -14 to -20 % on the 36- and 72-layer beds and half on the 48 x 48 one, per APGD
-  // iteration -2 to -3 %). Gauss-Seidel packs each contact's as it steps it.
-  if (settings.solver != ge::CoulombSolver::GaussSeidel)
-    for (int k = 0; k < ncontacts; k++)
-      contacts.terms[k] = ge::coulomb_sweep_terms(contacts.c[k], contacts.coupling[k]);
 
   double res_all = 0.0;
   switch (settings.solver) {
@@ -553,6 +546,7 @@ double FixCoulombFrictionExact::solve_gauss_seidel()
 double FixCoulombFrictionExact::solve_apgd()
 {
   compute_row_bounds();
+  pack_terms();
   double res_all = 0.0;
   sweeps_used = apgd_iterations(settings.sweeps, res_all);
   return res_all;
@@ -626,7 +620,8 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
    A Newton step that does not at least halve the true error (the face was not yet the
    solution's) sends the solve back to APGD for twice the previous phase, from the forces it
    reached or, where it made them worse, from those before it; after 3 such misses whose Krylov
-   solve ran to its cap APGD alone finishes the solve. `sweeps` bounds the APGD and conjugate-residual iterations together.
+   solve ran to its cap APGD alone finishes the solve. `sweeps` bounds the APGD and
+   conjugate-residual iterations together.
    Every decision is taken on reduced values: all processes take the same path, and the motion is
    the same on any number of processes to what tol allows (the preconditioner sweeps each
    process's contacts, and the sums are taken in another order: it stops at another iterate).
@@ -638,6 +633,7 @@ int FixCoulombFrictionExact::apgd_iterations(int most, double &res_all)
 double FixCoulombFrictionExact::solve_newton()
 {
   compute_row_bounds();
+  pack_terms();
   double res_all = 0.0;
   // the start's true error (one pass); an extrapolated start is close by construction. A start
   // already within tol still takes the APGD phase of a close start: every step iterates, and a
@@ -712,8 +708,8 @@ double FixCoulombFrictionExact::solve_newton()
    parallel form of solve_newton, src/kokkos/coulomb_newton_parallel.hpp), where the friction
    problem is one process's whole problem: on one process, with no contact acting on a ghost's
    totals. It solves the same problem to the same tol with the same control; its sums run in
-   another order (and its preconditioner is the contacts' diagonal blocks, which a device runs
-   best), so it stops at another iterate within tol, as a run on other processes does. The
+   another order (contacts in colours; on a GPU the diagonal blocks precondition its Krylov
+   iterations), so it stops at another iterate within tol, as a run on other processes does. The
    forces come back in the contacts' order and are added to the totals here; the returned
    "change" is the solve's own true error.
 ------------------------------------------------------------------------- */
@@ -757,26 +753,23 @@ ge_coulomb_problem::Problem FixCoulombFrictionExact::problem_of_this_step() cons
       p.total0[6 * (size_t) b + 3 + m] = atom->torque[b][m];
     }
   p.terms.resize(ncontacts);
-  for (int k = 0; k < ncontacts; k++) {
-    const ge::CoulombContact &c = contacts.c[k];
-    const ge::CoulombCoupling &q = contacts.coupling[k];
-    ge_coulomb_problem::ContactTerms &t = p.terms[k];
-    t.normal = c.normal;
-    t.rate0 = c.rate0;
-    t.rho_i = c.rho_i;
-    t.rho_j = c.rho_j;
-    t.cap = c.cap;
-    t.w_i = q.w_i;
-    t.q_i = q.q_i;
-    t.w_j = q.w_j;
-    t.q_j = q.q_j;
-    t.mass = q.mass;
-    t.inv_row = contacts.inv_row[k];
-    t.i = contacts.i[k];
-    t.j = contacts.j[k] < 0 ? -1 : contacts.j[k];
-  }
+  for (int k = 0; k < ncontacts; k++)
+    p.terms[k] = ge_coulomb_problem::ContactTerms::of(contacts.c[k], contacts.coupling[k],
+                                                      contacts.inv_row[k], contacts.i[k],
+                                                      contacts.j[k]);
   p.start.assign(contacts.force.begin(), contacts.force.begin() + ncontacts);
   return p;
+}
+
+// APGD's and CG's passes read the contacts' terms packed (112 of the 192 bytes of c and coupling;
+// on beds too large for the caches each pass streams them from memory: per CG iteration -14 to
+// -20 % on the 36- and 72-layer beds and half on the 48 x 48 one, per APGD iteration -2 to -3 %).
+// Gauss-Seidel packs each contact's as it steps it, and a solve handed to the /kk execution
+// space reads its own copy of the terms (problem_of_this_step()).
+void FixCoulombFrictionExact::pack_terms()
+{
+  for (int k = 0; k < ncontacts; k++)
+    contacts.terms[k] = ge::coulomb_sweep_terms(contacts.c[k], contacts.coupling[k]);
 }
 
 // the true error of the forces on all processes (collective; measure_residual())

@@ -204,6 +204,7 @@ class FixCoulombFrictionExact : public Fix {
   bool offload_applies() const;
   bool solve_newton_offloaded(double &res_all);
   ge_coulomb_problem::Problem problem_of_this_step() const;
+  void pack_terms();
   int newton_step(int most);
   double start_newton_system(double &rr);
   // the conjugate-residual recursion's update of an iteration, taken by the next backward sweep

@@ -79,6 +79,23 @@ struct Problem {
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};    // the box (x and y periodic; tiled: t boxes)
 };
 
+// the problem without its contacts: its bodies, box and settings (for a copy of the problem whose
+// contacts are placed in another order)
+inline Problem bodies_of(const Problem &p)
+{
+  Problem q;
+  q.nbodies = p.nbodies;
+  q.tol = p.tol;
+  q.extrapolated = p.extrapolated;
+  q.total0 = p.total0;
+  q.position = p.position;
+  for (int m = 0; m < 3; m++) {
+    q.lo[m] = p.lo[m];
+    q.hi[m] = p.hi[m];
+  }
+  return q;
+}
+
 // R_c of every contact (ge::coulomb_row_bound) from each body's contacts and lever arms:
 // FixCoulombFrictionExact::compute_row_bounds on one process
 inline void set_row_bounds(Problem &p)

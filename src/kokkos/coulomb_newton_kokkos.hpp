@@ -13,6 +13,7 @@
 #include "coulomb_newton_parallel.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -96,7 +97,7 @@ template <class Space> class KokkosLoops {
   {
     const size_t bytes = sizeof(T) * (n > 0 ? n : 1);
     void *data = take_block(bytes);
-    Kokkos::deep_copy(Space(), bytes_view(data, bytes), static_cast<unsigned char>(0));
+    zero(data, bytes);
     return static_cast<T *>(data);
   }
   template <class T> void release(T *p)
@@ -164,6 +165,22 @@ template <class Space> class KokkosLoops {
   static Bytes<Kokkos::HostSpace> host_bytes(const void *data, size_t bytes)
   {
     return Bytes<Kokkos::HostSpace>(static_cast<unsigned char *>(const_cast<void *>(data)), bytes);
+  }
+  // `bytes` of the block at `data` zeroed in 8-byte words (Kokkos fills a byte view on host threads
+  // byte by byte, about 10 ms per solve of the 72-layer bed's arrays on 2 threads)
+  static void zero(void *data, size_t bytes)
+  {
+    const size_t words = bytes / sizeof(std::uint64_t);
+    Kokkos::deep_copy(Space(),
+                      Kokkos::View<std::uint64_t *, memory_space,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                          static_cast<std::uint64_t *>(data), words),
+                      std::uint64_t(0));
+    const size_t tail = bytes - words * sizeof(std::uint64_t);
+    if (tail > 0)
+      Kokkos::deep_copy(Space(),
+                        bytes_view(static_cast<unsigned char *>(data) + bytes - tail, tail),
+                        static_cast<unsigned char>(0));
   }
   // the smallest free block that holds `bytes`, or a new one
   void *take_block(size_t bytes)

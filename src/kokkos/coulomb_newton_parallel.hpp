@@ -133,12 +133,13 @@ inline Schedule natural_schedule(const Problem &p)
 }
 
 // The problem with its contacts ordered by colour (greedy, in the contacts' order: the first
-// colour that none of the contacts before it on either body has), and the colours' ranges
+// colour that none of the contacts before it on either body has), and the colours' ranges; within
+// a colour the contacts keep their order (a counting sort: one pass to colour, one to place)
 inline Problem coloured_problem(const Problem &p, Schedule &schedule)
 {
   const size_t nc = p.terms.size();
   std::vector<uint64_t> used(p.nbodies, 0);
-  std::vector<int> colour(nc);
+  std::vector<int> colour(nc), count(65, 0);
   int colours = 0;
   for (size_t k = 0; k < nc; k++) {
     const ContactTerms &t = p.terms[k];
@@ -147,23 +148,22 @@ inline Problem coloured_problem(const Problem &p, Schedule &schedule)
     while (c < 64 && (taken >> c & 1)) c++;
     if (c == 64) throw std::runtime_error("coloured_problem: a body with more than 63 contacts");
     colour[k] = c;
+    count[c + 1]++;
     used[t.i] |= uint64_t(1) << c;
     if (t.j >= 0) used[t.j] |= uint64_t(1) << c;
     colours = std::max(colours, c + 1);
   }
-  Problem q = p;
-  q.terms.clear();
-  q.start.clear();
-  schedule.start.assign(1, 0);
-  schedule.original.clear();
-  for (int c = 0; c < colours; c++) {
-    for (size_t k = 0; k < nc; k++)
-      if (colour[k] == c) {
-        q.terms.push_back(p.terms[k]);
-        q.start.push_back(p.start[k]);
-        schedule.original.push_back(static_cast<int>(k));
-      }
-    schedule.start.push_back(static_cast<int>(q.terms.size()));
+  schedule.start.assign(count.begin(), count.begin() + colours + 1);
+  for (int c = 0; c < colours; c++) schedule.start[c + 1] += schedule.start[c];
+  schedule.original.resize(nc);
+  std::vector<int> next(schedule.start.begin(), schedule.start.end() - 1);
+  for (size_t k = 0; k < nc; k++) schedule.original[next[colour[k]]++] = static_cast<int>(k);
+  Problem q = bodies_of(p);
+  q.terms.resize(nc);
+  q.start.resize(nc);
+  for (size_t n = 0; n < nc; n++) {
+    q.terms[n] = p.terms[schedule.original[n]];
+    q.start[n] = p.start[schedule.original[n]];
   }
   return q;
 }

@@ -600,8 +600,9 @@ pair_coeff * * )") + c.law + "\nfix integrate all nve/sphere\nrun 1\n",
 // `tangential coulomb` under /kk says once where its friction is solved: with solver newton on
 // one process and two threads in the execution space (a note in the log); with another solver, or
 // on one thread, where the host fix's loops are the faster form, on the host by one core per
-// process (a warning: nobody should expect a GPU's speed from it). With newton off, the KOKKOS
-// package's default on a GPU, the run stops and says what to pass.
+// process (a warning: nobody should expect a GPU's speed from it). A run solved in the space ends
+// with the time of its solves and of the host's work around them, counting its own steps. With
+// newton off, the KOKKOS package's default on a GPU, the run stops and says what to pass.
 TEST(DeckKokkos, CoulombUnderKokkosSaysWhereItsFrictionIsSolved)
 {
   GE_NEEDS_KOKKOS();
@@ -646,6 +647,9 @@ run 2
     EXPECT_EQ(times_said(log, in_space), c.why ? 0u : 1u) << log;
     EXPECT_EQ(times_said(log, on_host), c.why ? 1u : 0u) << log;
     if (c.why) EXPECT_NE(log.find(c.why), std::string::npos) << log;
+    // each run ends with where its steps' time went, counting its own steps
+    const std::string report = "2 of the 2 steps of this run solved in the host threads";
+    EXPECT_EQ(times_said(log, report), c.why ? 0u : 2u) << log;
   }
   int rc = 0;
   const std::string off = run_deck("coulomb_kk_newton_off", deck("off", ""), kKokkos1, &rc);

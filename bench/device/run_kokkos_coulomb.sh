@@ -4,7 +4,8 @@
 # and with /kk, against the classic law under /kk on the same bed, in the same set-up (medians of
 # interleaved repeats). Under /kk the force loop runs in the Kokkos execution space, and so does
 # the friction's Newton solve on one process (potentials_docs, "Styles with a KOKKOS suffix"); the
-# fix builds the problem on the host. KOKKOS_SETUP="t 2" with an OpenMP build measures the same on
+# fix builds the problem on the host (the fix's run-end line gives the solve's time and the host's
+# work around it, printed per bed). KOKKOS_SETUP="t 2" with an OpenMP build measures the same on
 # host threads.
 #
 # Usage: bench/device/run_kokkos_coulomb.sh DIR BEDS [steps (20)] [repeats (3)] [beds ("36.1 72.2")]
@@ -38,7 +39,7 @@ read -r -a setup <<< "${KOKKOS_SETUP:-g 1}"
 # on a GPU would set it off)
 kk=(-k on "${setup[@]}" -sf kk -pk kokkos newton on neigh half)
 configs=("host coulomb" "kk coulomb" "kk classic")
-declare -A times iterations contacts
+declare -A times iterations contacts solve_times host_times
 for r in $(seq 1 "$repeats"); do
   for bed in "${beds[@]}"; do
     for c in "${configs[@]}"; do
@@ -54,6 +55,14 @@ for r in $(seq 1 "$repeats"); do
       times[$bed|$c]+="$t "
       iterations[$bed|$c]=$(awk '/^BENCH contacts/ {print $5}' "$log")
       [ "$law" = coulomb ] && contacts[$bed]=$(awk '/^BENCH contacts/ {print $3}' "$log")
+      # (the friction fix's run-end line of the timed run, where the execution space solved: its
+      # solve and the host's work around it, ms per step)
+      if [ "$c" = "kk coulomb" ]; then
+        split=$(awk '/steps of this run solved in/ {v = ""; for (f = 1; f < NF; f++) if ($(f + 1) == "ms") v = v $f " "} END {print v}' "$log")
+        read -r solve_ms host_ms _ <<< "$split"
+        solve_times[$bed]+="${solve_ms:-nan} "
+        host_times[$bed]+="${host_ms:-nan} "
+      fi
       echo "  repeat $r  $bed  $c: $t s" >&2
     done
   done
@@ -69,4 +78,6 @@ for bed in "${beds[@]}"; do
     printf "    %-13s %9.3f ms/step  ratio to classic under /kk %5.1f%s\n" "$c" \
       "$(echo "$m $nsteps" | awk '{print 1000*$1/$2}')" "$(echo "$m $classic" | awk '{print $1/$2}')" "$its"
   done
+  printf "    /kk coulomb: %s ms/step in the solve, %s ms/step of the friction's host work around it\n" \
+    "$(echo "${solve_times[$bed]}" | median)" "$(echo "${host_times[$bed]}" | median)"
 done

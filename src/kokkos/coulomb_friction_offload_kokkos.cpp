@@ -51,6 +51,7 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
     solve.iterations = result.iterations;
     solve.true_error = result.residual;
     solve.close_start = result.close_start;
+    solve.seconds = result.seconds;
     return true;
   }
 

@@ -22,6 +22,7 @@ class CoulombFrictionOffload {
     int iterations = 0;       // APGD and Krylov together (the fix's `sweeps`)
     double true_error = 0.0;  // the largest natural residual of the forces (of mu F_n)
     bool close_start = false; // the start counted as close (FixCoulombFrictionExact::close_start)
+    double seconds = 0.0;     // the solve's own, from its start forces in place to its result
   };
   virtual ~CoulombFrictionOffload() = default;
   // the Newton solve of `problem` in at most `most` iterations, its forces into `force`; false

@@ -15,6 +15,7 @@
 #include "modify.h"
 #include "neigh_list.h"
 #include "neighbor.h"
+#include "platform.h"
 #include "update.h"
 
 #include "contact/catalogue_law.hpp"    // the layout of a contact's state (CS_*, TS_CF_*)
@@ -112,6 +113,7 @@ void FixCoulombFrictionExact::init()
     error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
   sweeps_total = solves_total = 0.0;
   run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
+  offloaded_steps = offload_seconds = friction_seconds = 0.0;
   if (!active) return;    // no `tangential coulomb` law (any more): nothing to solve
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR,
@@ -291,6 +293,8 @@ void FixCoulombFrictionExact::begin_contacts(CoulombFrictionTally *pair_tally)
   local_ghost_totals = false;
   sphere_tally = pair_tally;
   begun = true;
+  offloaded_step = false;
+  step_began = platform::walltime();
 }
 
 void FixCoulombFrictionExact::kick_times(double now, double &start, double &end) const
@@ -734,6 +738,11 @@ bool FixCoulombFrictionExact::solve_newton_offloaded(double &res_all)
   sweeps_used = solve.iterations;
   close_start = solve.close_start;
   res_all = solve.true_error;
+  if (!setup_step) {
+    offloaded_step = true;
+    offloaded_steps += 1.0;
+    offload_seconds += solve.seconds;
+  }
   return true;
 }
 
@@ -1373,6 +1382,7 @@ void FixCoulombFrictionExact::solve_step(int vflag)
   last_reached_tol = reached;
   count_short_solve(reached);
   finish(vflag);
+  if (offloaded_step) friction_seconds += platform::walltime() - step_began;
 }
 
 // whether the solve ended with the true error at most tol (the same on every process: a solve
@@ -1403,7 +1413,9 @@ void FixCoulombFrictionExact::count_short_solve(bool reached)
 // exact only to that).
 void FixCoulombFrictionExact::post_run()
 {
-  if (!active || short_steps == 0.0) return;
+  if (!active) return;
+  report_offloaded_steps();
+  if (short_steps == 0.0) return;
   double stuck_velocity = 0.0;
   MPI_Allreduce(&short_stuck_velocity, &stuck_velocity, 1, MPI_DOUBLE, MPI_MAX, world);
   if (comm->me != 0) return;
@@ -1417,6 +1429,22 @@ void FixCoulombFrictionExact::post_run()
                  "step's true error, f_{}[3] its sweeps)",
                  id, short_steps, run_steps, settings.sweeps, apgd ? "iterations" : "sweeps",
                  settings.tol, short_residual, stuck_velocity, id, id);
+}
+
+// where the time of the steps solved by the attached solver went: in its solve, and on the host
+// around it (from the pair's hand-over of the contacts to the result stored, including what
+// runs between, such as a wall fix adding its contacts), which a solve on a GPU leaves as the
+// step's floor (one process: the offload's condition)
+void FixCoulombFrictionExact::report_offloaded_steps() const
+{
+  if (offloaded_steps == 0.0 || offload == nullptr || comm->me != 0) return;
+  utils::logmesg(lmp,
+                 "Fix {} (tangential coulomb): {:.0f} of the {:.0f} steps of this run solved in "
+                 "{}: {:.4g} ms per step in the solve, {:.4g} ms per step of the friction's work "
+                 "on the host around it\n",
+                 id, offloaded_steps, run_steps, offload->where(),
+                 1e3 * offload_seconds / offloaded_steps,
+                 1e3 * (friction_seconds - offload_seconds) / offloaded_steps);
 }
 
 /* ----------------------------------------------------------------------

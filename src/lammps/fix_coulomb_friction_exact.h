@@ -181,8 +181,14 @@ class FixCoulombFrictionExact : public Fix {
   double start_misfit[2];     // this step's, previous and extrapolated start (add_start_misfits)
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
   CoulombFrictionOffload *offload = nullptr;
+  // this run: the steps the attached solver solved, its seconds in them, and those of the whole
+  // friction step (from the pair's hand-over to the forces stored): post_run() reports them
+  double offloaded_steps = 0.0, offload_seconds = 0.0, friction_seconds = 0.0;
+  double step_began = 0.0;       // when the pair began this step's contacts
+  bool offloaded_step = false;   // this step (not run setup's) was solved by the attached solver
 
   void grow_per_atom_arrays();
+  void report_offloaded_steps() const;
   void export_problem();
   void set_mobility(int nall);
   void find_owners();

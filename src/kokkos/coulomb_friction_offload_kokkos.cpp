@@ -11,6 +11,7 @@
 
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 using namespace LAMMPS_NS;
 
@@ -44,7 +45,7 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
     ParallelNewton<KokkosLoops<Space>> solver(loops, coloured, schedule, problem.extrapolated, 8,
                                               on_host ? Preconditioner::SymmetricGaussSeidel
                                                       : Preconditioner::Diagonal);
-    const NewtonResult result = solver.solve(most);
+    NewtonResult result = solver.solve(most);
     force.resize(problem.terms.size());
     for (size_t k = 0; k < result.force.size(); k++)
       force[schedule.original[k]] = result.force[k];
@@ -52,6 +53,8 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
     solve.true_error = result.residual;
     solve.close_start = result.close_start;
     solve.seconds = result.seconds;
+    solve.stuck_rate = result.stuck_rate;
+    solve.totals = std::move(result.totals);
     return true;
   }
 

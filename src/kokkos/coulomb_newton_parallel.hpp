@@ -231,8 +231,10 @@ enum class Preconditioner { SymmetricGaussSeidel, Diagonal };
 
 struct NewtonResult {
   std::vector<Vec3> force;
+  std::vector<double> totals;    // 6 per body: the totals of every force, these included
   int iterations = 0, apgd = 0, krylov = 0, newton_steps = 0, misses = 0;
   double residual = 0.0, seconds = 0.0;
+  double stuck_rate = 0.0;    // the largest |s| of a contact inside its disk (measure_residual)
   bool close_start = false;    // the start counted as close (the fix's close_start)
 };
 
@@ -344,6 +346,7 @@ template <class B> class ParallelNewton {
       if (error <= tol) break;
     }
     out.residual = true_error();
+    out.stuck_rate = largest_stuck_rate();
     b_.synchronize();
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out.iterations = used;
@@ -351,6 +354,8 @@ template <class B> class ParallelNewton {
     out.close_start = close_;
     out.force.resize(p_.terms.size());
     b_.download(out.force.data(), v_.force, out.force.size());
+    out.totals.resize(6 * (size_t) v_.nb);
+    b_.download(out.totals.data(), v_.totals[read_control().parity], out.totals.size());
     return out;
   }
 
@@ -371,6 +376,23 @@ template <class B> class ParallelNewton {
       return part;
     }, &ctl->slots);
     return largest_of(read_control().slots);
+  }
+
+  // the largest rate |s| that a contact inside its disk keeps with the forces' totals: the fix's
+  // stuck velocity over tau (measure_residual)
+  double largest_stuck_rate()
+  {
+    const View v = v_;
+    Control *ctl = v.control;
+    b_.single(GE_PASS() { clear(ctl->slots); });
+    b_.reduce(0, v.nc, GE_PASS(int k)->Partial {
+      Partial part;
+      if (ge::coulomb_on_rim(v.terms[k].contact(), v.force[k])) return part;
+      const Vec3 rate = rate_at(v, k, v.totals[ctl->parity]);
+      part.largest = ge::dot(rate, rate);
+      return part;
+    }, &ctl->slots);
+    return std::sqrt(largest_of(read_control().slots));
   }
 
   Control read_control()

@@ -4,7 +4,7 @@
    granular/exact/kk, which runs it in its Kokkos execution space
    (src/kokkos/coulomb_newton_kokkos.hpp). The fix hands it one process's
    whole friction problem (ge_coulomb_problem::Problem, the contacts in the
-   fix's order) and takes back the forces.
+   fix's order) and takes back the forces, their totals and their measures.
 ------------------------------------------------------------------------- */
 
 #ifndef GE_COULOMB_FRICTION_OFFLOAD_H
@@ -23,10 +23,13 @@ class CoulombFrictionOffload {
     double true_error = 0.0;  // the largest natural residual of the forces (of mu F_n)
     bool close_start = false; // the start counted as close (FixCoulombFrictionExact::close_start)
     double seconds = 0.0;     // the solve's own, from its start forces in place to its result
+    double stuck_rate = 0.0;  // the largest |s| a contact inside its disk keeps (measure_residual)
+    std::vector<double> totals;    // 6 per body: the totals of every force, the solved included
   };
   virtual ~CoulombFrictionOffload() = default;
-  // the Newton solve of `problem` in at most `most` iterations, its forces into `force`; false
-  // where this solver cannot take the problem (the fix then solves it itself)
+  // the Newton solve of `problem` in at most `most` iterations, its forces into `force`, their
+  // totals and measures into `solve`; false where this solver cannot take the problem (the fix
+  // then solves it itself)
   virtual bool solve_newton(const ge_coulomb_problem::Problem &problem, int most,
                             std::vector<ge::Vec3> &force, Solve &solve) = 0;
   // where it solves, for the log ("an NVIDIA GPU", "host threads")

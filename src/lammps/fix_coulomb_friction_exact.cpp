@@ -471,22 +471,26 @@ double FixCoulombFrictionExact::solve()
   ghost_totals = all_on_ghosts != 0;
   if (ghost_totals) count_holders();
   for (int k = 0; k < ncontacts; k++) contacts.relax[k] = ghost_totals ? relaxation(k) : 1.0;
-  start_totals();
   if (!export_file.empty() && !setup_step) export_problem();
 
+  // (a solve handed away brings back its totals and measures; the host's solvers start from
+  // the totals of the start forces)
   double res_all = 0.0;
-  switch (settings.solver) {
-    case ge::CoulombSolver::APGD: res_all = solve_apgd(); break;
-    case ge::CoulombSolver::Newton:
-      if (!offload_applies() || !solve_newton_offloaded(res_all)) res_all = solve_newton();
-      break;
-    default: res_all = solve_gauss_seidel(); break;
+  const bool offloaded = settings.solver == ge::CoulombSolver::Newton && offload_applies() &&
+      solve_newton_offloaded(res_all);
+  if (!offloaded) {
+    start_totals();
+    switch (settings.solver) {
+      case ge::CoulombSolver::APGD: res_all = solve_apgd(); break;
+      case ge::CoulombSolver::Newton: res_all = solve_newton(); break;
+      default: res_all = solve_gauss_seidel(); break;
+    }
+    measure_residual();
   }
   if (!setup_step) {
     sweeps_total += sweeps_used;
     solves_total += 1.0;
   }
-  measure_residual();
   return res_all;
 }
 
@@ -714,8 +718,9 @@ double FixCoulombFrictionExact::solve_newton()
    totals. It solves the same problem to the same tol with the same control; its sums run in
    another order (contacts in colours; on a GPU the diagonal blocks precondition its Krylov
    iterations), so it stops at another iterate within tol, as a run on other processes does. The
-   forces come back in the contacts' order and are added to the totals here; the returned
-   "change" is the solve's own true error.
+   forces come back in the contacts' order with their totals and the two measures of
+   measure_residual(), which the solver takes from its own totals, so the host makes no pass to
+   add or to measure them; the returned "change" is the solve's own true error.
 ------------------------------------------------------------------------- */
 
 bool FixCoulombFrictionExact::offload_applies() const
@@ -729,15 +734,20 @@ bool FixCoulombFrictionExact::solve_newton_offloaded(double &res_all)
   std::vector<Vec3> solved;
   CoulombFrictionOffload::Solve solve;
   if (!offload->solve_newton(problem_of_this_step(), settings.sweeps, solved, solve)) return false;
+  // the owned atoms' totals as the solver summed them (no contact acts on a ghost's)
+  for (int b = 0; b < atom->nlocal; b++)
+    for (int m = 0; m < 6; m++) total[b][m] = solve.totals[6 * (size_t) b + m];
+  for (double &w : wall_side) w = 0.0;
   for (int k = 0; k < ncontacts; k++) {
-    const Vec3 change = solved[k] - contacts.force[k];
-    if (!ge::is_zero(change)) add(k, change);
     contacts.force[k] = solved[k];
     contacts.stick[k] = !ge::coulomb_on_rim(contacts.c[k], contacts.force[k]);
   }
   sweeps_used = solve.iterations;
   close_start = solve.close_start;
   res_all = solve.true_error;
+  // (measure_residual()'s two measures, taken by the solver from the same forces and totals)
+  natural_residual = solve.true_error;
+  stuck_velocity_after = tau * solve.stuck_rate;
   if (!setup_step) {
     offloaded_step = true;
     offloaded_steps += 1.0;

@@ -8,6 +8,7 @@
 #include "device/coulomb_problem.hpp"
 #include "device/coulomb_stuck_system.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -1024,6 +1025,59 @@ variable        extrapolated equal f_GE_COULOMB[11])");
   }
   EXPECT_TRUE(seen[0]);
   EXPECT_TRUE(seen[1]);
+}
+
+// The colours grow with the most contacts of a body: a sphere of diameter 6 carrying 120 of
+// diameter 1 (unittest/decks/in.coulomb_hub) puts each of its contacts in a colour of its own,
+// at most 2 d - 1 colours for d contacts of a body, no two contacts of a colour on one body and
+// each colour in the contacts' order; its exported step solves to tol in those colours, with
+// symmetric Gauss-Seidel (host threads) and the diagonal blocks (a device).
+TEST(DeckCoulomb, HubProblemSolvesInItsManyColours)
+{
+  deck::Lammps lmp;
+  lmp.command("include " + deck::source_path("unittest/decks/in.coulomb_hub") + R"(
+variable        iterations equal f_GE_COULOMB[3]
+run             20
+fix_modify      GE_COULOMB export hub.bin
+run             1)");
+  using namespace ge_coulomb_problem;
+  const Problem problem = read_problem("hub.bin", 1);
+  std::vector<int> degree(problem.nbodies, 0);
+  int most = 0;
+  for (const ContactTerms &t : problem.terms)
+    for (int body : {t.i, t.j})
+      if (body >= 0) most = std::max(most, ++degree[body]);
+  Schedule colours;
+  const Problem coloured = coloured_problem(problem, colours);
+  std::printf("  %zu contacts, at most %d on a body: %d colours\n", problem.terms.size(), most,
+              colours.colours());
+  EXPECT_GE(most, 120);
+  EXPECT_GE(colours.colours(), most);
+  EXPECT_LE(colours.colours(), 2 * most - 1);
+  ASSERT_EQ(colours.original.size(), problem.terms.size());
+  for (int c = 0; c < colours.colours(); c++) {
+    std::vector<int> holder(coloured.nbodies, -1);
+    for (int k = colours.start[c]; k < colours.start[c + 1]; k++) {
+      if (k > colours.start[c]) EXPECT_LT(colours.original[k - 1], colours.original[k]);
+      for (int body : {coloured.terms[k].i, coloured.terms[k].j}) {
+        if (body < 0) continue;
+        EXPECT_EQ(holder[body], -1) << "colour " << c << ": contacts " << holder[body] << " and "
+                                    << k << " share body " << body;
+        holder[body] = k;
+      }
+    }
+  }
+  HostLoops loops;
+  for (Preconditioner preconditioner :
+       {Preconditioner::SymmetricGaussSeidel, Preconditioner::Diagonal}) {
+    ParallelNewton<HostLoops> solver(loops, coloured, colours, coloured.extrapolated, 8,
+                                     preconditioner);
+    const NewtonResult result = solver.solve(1000000);
+    std::printf("  %s: %d iterations (%d Krylov), natural residual %.3e (the fix: %.0f)\n",
+                preconditioner == Preconditioner::Diagonal ? "diagonal" : "Gauss-Seidel",
+                result.iterations, result.krylov, result.residual, lmp.variable("iterations"));
+    EXPECT_LE(result.residual, problem.tol);
+  }
 }
 
 // Item 4 of the solver issue, contact by contact (contact_slip.hpp): the slip at the contact

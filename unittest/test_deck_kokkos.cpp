@@ -372,6 +372,40 @@ TEST(DeckKokkos, CoulombNewtonInTheExecutionSpaceTakesTheWallContacts)
   EXPECT_LT(zmax, 8.0);
 }
 
+// A large sphere among small ones (unittest/decks/in.coulomb_hub: 120 contacts on one sphere)
+// needs more colours than 64, and on host threads the friction's solve goes back to the fix's
+// own loops (its colour passes would be a chain of small fork-joins: bench/README.md, "Colours
+// for a sphere with many contacts"); the log says so once per run, and the spheres move as with
+// the host style, to the solves' tolerance (1e-13) after 200 steps.
+TEST(DeckKokkos, CoulombHubOfManyContactsIsSolvedByTheFixOnHostThreads)
+{
+  GE_NEEDS_KOKKOS();
+  const auto deck = [](const std::string &out) {
+    return "include " + deck::source_path("unittest/decks/in.coulomb_hub") + R"(
+run 200
+print "HUB contacts ${hub}"
+write_dump all custom )" + out + R"(.atoms id proc xu yu zu vx vy vz fx fy fz omegax omegay omegaz tqx tqy tqz modify format float %.17g sort id
+)";
+  };
+  run_deck("hub_host", deck("hub_host"), std::string(kKokkos2) + " -var host_pair yes");
+  const std::string log = run_deck("hub_kk", deck("hub_kk"), kKokkos2);
+  EXPECT_NE(log.find("(1) pair granular/exact/kk"), std::string::npos) << log;
+  const double hub = deck::value_after(log, "HUB contacts");
+  std::printf("  the hub touches %.0f spheres\n", hub);
+  EXPECT_GE(hub, 120.0);
+  EXPECT_NE(log.find("200 of the 200 steps of this run solved by the fix's own loops on one "
+                     "core: the solver in the host threads of the Kokkos execution space "
+                     "does not take a problem whose contacts need more than 64 colours"),
+            std::string::npos)
+      << log;
+  const auto host = deck::read_atom_dump("hub_host.atoms");
+  const auto kk = deck::read_atom_dump("hub_kk.atoms");
+  ASSERT_EQ(host.size(), 121u);
+  const double d = deck::max_relative_difference(host, kk);
+  std::printf("  hub: /kk vs host after 200 steps: max relative difference %.3e\n", d);
+  EXPECT_LE(d, 1e-10);
+}
+
 // Newton off (a pair with a ghost partner computed on both processes, half its tallies each)
 // gives the newton-on host run; under mpirun with 2 ranks, where atoms and their contacts move
 // between processes, /kk gives the serial host run. `tangential coulomb` too, on 2 ranks (its

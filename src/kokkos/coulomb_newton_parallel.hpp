@@ -34,7 +34,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
 #include <vector>
 
 #if defined(__CUDACC__)
@@ -134,23 +133,39 @@ inline Schedule natural_schedule(const Problem &p)
 
 // The problem with its contacts ordered by colour (greedy, in the contacts' order: the first
 // colour that none of the contacts before it on either body has), and the colours' ranges; within
-// a colour the contacts keep their order (a counting sort: one pass to colour, one to place)
+// a colour the contacts keep their order (a counting sort: one pass to colour, one to place).
+// Each body's colours in use are bits in words of 64; a contact finds a free colour among the
+// first 2 d - 1 (d the most contacts of a body: at most 2 d - 2 are taken on its two bodies), so
+// a body with many contacts (a large sphere among small ones) only adds colours.
 inline Problem coloured_problem(const Problem &p, Schedule &schedule)
 {
   const size_t nc = p.terms.size();
-  std::vector<uint64_t> used(p.nbodies, 0);
-  std::vector<int> colour(nc), count(65, 0);
+  std::vector<int> degree(p.nbodies, 0);
+  int most = 0;
+  for (const ContactTerms &t : p.terms) {
+    most = std::max(most, ++degree[t.i]);
+    if (t.j >= 0) most = std::max(most, ++degree[t.j]);
+  }
+  const size_t words = (2 * (size_t) std::max(most, 1) - 1 + 63) / 64;
+  std::vector<uint64_t> used(words * p.nbodies, 0);
+  std::vector<int> colour(nc), count(64 * words + 1, 0);
   int colours = 0;
   for (size_t k = 0; k < nc; k++) {
     const ContactTerms &t = p.terms[k];
-    const uint64_t taken = used[t.i] | (t.j >= 0 ? used[t.j] : 0);
-    int c = 0;
-    while (c < 64 && (taken >> c & 1)) c++;
-    if (c == 64) throw std::runtime_error("coloured_problem: a body with more than 63 contacts");
+    uint64_t *on_i = &used[words * t.i], *on_j = t.j >= 0 ? &used[words * t.j] : nullptr;
+    size_t w = 0;
+    uint64_t taken = 0;
+    for (; w < words; w++) {
+      taken = on_i[w] | (on_j ? on_j[w] : 0);
+      if (~taken != 0) break;
+    }
+    int bit = 0;
+    while (taken >> bit & 1) bit++;
+    const int c = static_cast<int>(64 * w) + bit;
     colour[k] = c;
     count[c + 1]++;
-    used[t.i] |= uint64_t(1) << c;
-    if (t.j >= 0) used[t.j] |= uint64_t(1) << c;
+    on_i[w] |= uint64_t(1) << bit;
+    if (on_j) on_j[w] |= uint64_t(1) << bit;
     colours = std::max(colours, c + 1);
   }
   schedule.start.assign(count.begin(), count.begin() + colours + 1);

@@ -34,6 +34,8 @@ class CoulombFrictionOffload {
                             std::vector<ge::Vec3> &force, Solve &solve) = 0;
   // where it solves, for the log ("an NVIDIA GPU", "host threads")
   virtual const char *where() const = 0;
+  // what problems it does not take (solve_newton() false), for the log
+  virtual const char *declines() const = 0;
 };
 
 }    // namespace LAMMPS_NS

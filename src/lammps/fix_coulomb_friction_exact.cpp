@@ -113,7 +113,7 @@ void FixCoulombFrictionExact::init()
     error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
   sweeps_total = solves_total = 0.0;
   run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
-  offloaded_steps = offload_seconds = friction_seconds = 0.0;
+  offloaded_steps = offload_seconds = friction_seconds = declined_steps = 0.0;
   if (!active) return;    // no `tangential coulomb` law (any more): nothing to solve
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR,
@@ -733,7 +733,10 @@ bool FixCoulombFrictionExact::solve_newton_offloaded(double &res_all)
   compute_row_bounds();
   std::vector<Vec3> solved;
   CoulombFrictionOffload::Solve solve;
-  if (!offload->solve_newton(problem_of_this_step(), settings.sweeps, solved, solve)) return false;
+  if (!offload->solve_newton(problem_of_this_step(), settings.sweeps, solved, solve)) {
+    if (!setup_step) declined_steps += 1.0;
+    return false;
+  }
   // the owned atoms' totals as the solver summed them (no contact acts on a ghost's)
   for (int b = 0; b < atom->nlocal; b++)
     for (int m = 0; m < 6; m++) total[b][m] = solve.totals[6 * (size_t) b + m];
@@ -1447,14 +1450,20 @@ void FixCoulombFrictionExact::post_run()
 // step's floor (one process: the offload's condition)
 void FixCoulombFrictionExact::report_offloaded_steps() const
 {
-  if (offloaded_steps == 0.0 || offload == nullptr || comm->me != 0) return;
-  utils::logmesg(lmp,
-                 "Fix {} (tangential coulomb): {:.0f} of the {:.0f} steps of this run solved in "
-                 "{}: {:.4g} ms per step in the solve, {:.4g} ms per step of the friction's work "
-                 "on the host around it\n",
-                 id, offloaded_steps, run_steps, offload->where(),
-                 1e3 * offload_seconds / offloaded_steps,
-                 1e3 * (friction_seconds - offload_seconds) / offloaded_steps);
+  if (offload == nullptr || comm->me != 0) return;
+  if (offloaded_steps > 0.0)
+    utils::logmesg(lmp,
+                   "Fix {} (tangential coulomb): {:.0f} of the {:.0f} steps of this run solved in "
+                   "{}: {:.4g} ms per step in the solve, {:.4g} ms per step of the friction's "
+                   "work on the host around it\n",
+                   id, offloaded_steps, run_steps, offload->where(),
+                   1e3 * offload_seconds / offloaded_steps,
+                   1e3 * (friction_seconds - offload_seconds) / offloaded_steps);
+  if (declined_steps > 0.0)
+    utils::logmesg(lmp,
+                   "Fix {} (tangential coulomb): {:.0f} of the {:.0f} steps of this run solved by "
+                   "the fix's own loops on one core: the solver in {} does not take {}\n",
+                   id, declined_steps, run_steps, offload->where(), offload->declines());
 }
 
 /* ----------------------------------------------------------------------

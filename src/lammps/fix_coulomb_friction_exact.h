@@ -184,6 +184,7 @@ class FixCoulombFrictionExact : public Fix {
   // this run: the steps the attached solver solved, its seconds in them, and those of the whole
   // friction step (from the pair's hand-over to the forces stored): post_run() reports them
   double offloaded_steps = 0.0, offload_seconds = 0.0, friction_seconds = 0.0;
+  double declined_steps = 0.0;    // this run's steps that the attached solver did not take
   double step_began = 0.0;       // when the pair began this step's contacts
   bool offloaded_step = false;   // this step (not run setup's) was solved by the attached solver
 

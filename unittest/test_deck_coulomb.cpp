@@ -919,9 +919,9 @@ run             1)");
 // bench/device/coulomb_newton.cu runs as CUDA kernels): on the exported steps of the settled bed
 // solved by `solver newton`, one from the previous forces and one from the extrapolated ones,
 // its plain loops with one contact per colour take the fix's iterations (APGD and conjugate
-// residuals together) and end at its natural residual, bit for bit, so the passes are the fix's
-// algorithm (a missing update or a sweep out of order changes the iterates). In the device's
-// order, the contacts by colour (no two of a colour on one body, so that a colour is one
+// residuals together) and end at its natural residual and stuck velocity, bit for bit, so the
+// passes are the fix's algorithm (a missing update or a sweep out of order changes the
+// iterates). In the device's order, the contacts by colour (no two of a colour on one body, so that a colour is one
 // parallel pass), and with the diagonal preconditioner the device runs best, it solves the same
 // steps to tol, and the contacts' rates after the step (the velocities, unique where the forces
 // need not be) agree with the fix's order's to what tol allows: where F - m_t s lies inside the
@@ -938,7 +938,9 @@ TEST(DeckCoulomb, ExportedNewtonProblemSolvesAsTheFixDoes)
   lmp.command(bed_run("coulomb_bed_newton.restart", "solver newton sweeps 1000000 tol 1e-8", 1) +
               R"(variable contacts equal f_GE_COULOMB[1]
 variable        iterations equal f_GE_COULOMB[3]
-variable        extrapolated equal f_GE_COULOMB[11])");
+variable        extrapolated equal f_GE_COULOMB[11]
+variable        stuck_velocity equal f_GE_COULOMB[10]
+variable        step_time equal dt)");
   using namespace ge_coulomb_problem;
   bool seen[2] = {false, false};
   for (int steps : {0, 5}) {
@@ -969,6 +971,9 @@ variable        extrapolated equal f_GE_COULOMB[11])");
     EXPECT_GT(fix_order.krylov, 0);
     EXPECT_EQ(fix_order.iterations, iterations);
     EXPECT_EQ(fix_order.residual, lmp.variable("residual"));
+    // the stuck contacts' largest velocity at the next half step, which the solver measures for
+    // a solve it takes (dt |s|), as the fix measures it
+    EXPECT_EQ(lmp.variable("step_time") * fix_order.stuck_rate, lmp.variable("stuck_velocity"));
     EXPECT_LE(colour_order.residual, problem.tol);
     std::printf("  with the diagonal preconditioner: %d iterations (%d Krylov; %.3e)\n",
                 diagonal.iterations, diagonal.krylov, diagonal.residual);

@@ -6,7 +6,8 @@
 # Usage: bench/device/run_kokkos_gpu.sh DIR [steps of the large benchmark (default 300)]
 #   KOKKOS_SETUP (environment): what follows `-k on`, default "g 1" ("t 1" tries the script on a
 #   host-only KOKKOS build)
-#   PARTS (environment): which of the parts below to run, default "check bench large". On an
+#   PARTS (environment): which of the parts below to run, default "check bench large" ("hub":
+#   part 1b alone). On an
 #   H100 the check took about 3 minutes and the bench about 3 (one device session has 15 minutes,
 #   the machine's start included): run the large benchmark in a call of its own.
 #
@@ -16,6 +17,8 @@
 #    Newton solver); the states after 1 step must agree to 1e-13 (1e-12 for coulomb: the two
 #    solves stop at other iterates within tol 1e-13) and after 200 steps to 1e-10 (the tolerances
 #    of the OpenMP tests; the packing amplifies round-off over the steps). Each line ends "same" or "DIFFERENT"; the script's status is the number of DIFFERENT.
+#    1b. The same for a sphere with 120 contacts (unittest/decks/in.coulomb_hub), which needs
+#    120 colours; the device must solve every step.
 # 2. bench/run_kokkos.sh: the bench deck (20,384 spheres) on the host styles (one core) and on
 #    the GPU, and 16 times wider on the GPU alone.
 set -uo pipefail
@@ -74,6 +77,34 @@ different=0
   done
 done < "$decks/kokkos_families.txt"
 [[ " $parts " == *" check "* ]] && echo "families DIFFERENT: $different"
+
+# 1b. A sphere with 120 contacts (unittest/decks/in.coulomb_hub, 200 steps at tol 1e-13): the
+#    device takes its 120 colours (host threads leave such a step to the fix), and the spheres
+#    end where the host style's do, to 1e-10 (each column relative to its largest magnitude).
+if [[ " $parts " == *" check "* || " $parts " == *" hub "* ]]; then
+  echo "== a sphere with 120 contacts, /kk on the GPU against the host style (200 steps)"
+  for how in host gpu; do
+    args=("${gpu[@]}" -pk kokkos newton on neigh half); [ "$how" = host ] && args+=(-var host_pair yes)
+    printf 'include %s\nrun 200\nwrite_dump all custom hub.%s.atoms id x y z vx vy vz omegax omegay omegaz modify format float %%.17g sort id\n' \
+      "$decks/in.coulomb_hub" "$how" > "$work/hub.$how.in"
+    (cd "$work" && timeout 120 "$dir/lmp" -nocite -screen none -log "log.hub.$how" "${args[@]}" \
+       -in "hub.$how.in") || { echo "  hub $how: lmp failed:"; tail -5 "$work/log.hub.$how"; }
+  done
+  grep -q "200 of the 200 steps of this run solved in the Kokkos device" "$work/log.hub.gpu" ||
+    { echo "  hub: not every step was solved on the GPU:"; grep "steps of this run" "$work/log.hub.gpu";
+      different=$((different + 1)); }
+  hub=$(awk 'FNR == 1 {file++} /^ITEM: ATOMS/ {on = 1; next} /^ITEM/ {on = 0} !on {next}
+    file == 1 {for (c = 2; c <= NF; c++) {a[$1, c] = $c; m = $c < 0 ? -$c : $c; if (m > big[c]) big[c] = m}; n = NF}
+    file == 2 {rows++; for (c = 2; c <= NF; c++) {d = $c - a[$1, c]; d = d < 0 ? -d : d;
+      if (big[c] > 0 && d / big[c] > worst) worst = d / big[c]}}
+    END {printf "%d atoms, max relative difference %.3e", rows, worst}' \
+    "$work/hub.host.atoms" "$work/hub.gpu.atoms")
+  if awk -v line="$hub" 'BEGIN {split(line, w, " "); exit !(w[1] == 121 && w[6] + 0 <= 1e-10)}'; then
+    echo "  $hub: same"
+  else
+    echo "  $hub: DIFFERENT"; different=$((different + 1))
+  fi
+fi
 
 if [[ " $parts " == *" bench "* ]]; then
   echo "== benchmark, the bench deck (host styles on one core, /kk on the GPU)"

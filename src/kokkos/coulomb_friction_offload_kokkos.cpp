@@ -40,9 +40,9 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
   bool solve_newton(const Problem &problem, int most, std::vector<ge::Vec3> &force,
                     Solve &solve) override
   {
-    Schedule schedule;
-    const Problem coloured = coloured_problem(problem, schedule);
+    const Schedule schedule = colour_schedule(problem);
     if (on_host && schedule.colours() > kHostColours) return false;
+    const Problem coloured = in_schedule_order(problem, schedule);
     ParallelNewton<KokkosLoops<Space>> solver(loops, coloured, schedule, problem.extrapolated, 8,
                                               on_host ? Preconditioner::SymmetricGaussSeidel
                                                       : Preconditioner::Diagonal);

@@ -131,13 +131,14 @@ inline Schedule natural_schedule(const Problem &p)
   return s;
 }
 
-// The problem with its contacts ordered by colour (greedy, in the contacts' order: the first
-// colour that none of the contacts before it on either body has), and the colours' ranges; within
-// a colour the contacts keep their order (a counting sort: one pass to colour, one to place).
-// Each body's colours in use are bits in words of 64; a contact finds a free colour among the
-// first 2 d - 1 (d the most contacts of a body: at most 2 d - 2 are taken on its two bodies), so
-// a body with many contacts (a large sphere among small ones) only adds colours.
-inline Problem coloured_problem(const Problem &p, Schedule &schedule)
+// The colours of the problem's contacts (greedy, in the contacts' order: the first colour that
+// none of the contacts before it on either body has), as the colours' ranges and the contacts
+// placed in them; within a colour the contacts keep their order (a counting sort: one pass to
+// colour, one to place). Each body's colours in use are bits in words of 64; a contact finds a
+// free colour among the first 2 d - 1 (d the most contacts of a body: at most 2 d - 2 are taken
+// on its two bodies), so a body with many contacts (a large sphere among small ones) only adds
+// colours.
+inline Schedule colour_schedule(const Problem &p)
 {
   const size_t nc = p.terms.size();
   std::vector<int> degree(p.nbodies, 0);
@@ -168,11 +169,19 @@ inline Problem coloured_problem(const Problem &p, Schedule &schedule)
     if (on_j) on_j[w] |= uint64_t(1) << bit;
     colours = std::max(colours, c + 1);
   }
+  Schedule schedule;
   schedule.start.assign(count.begin(), count.begin() + colours + 1);
   for (int c = 0; c < colours; c++) schedule.start[c + 1] += schedule.start[c];
   schedule.original.resize(nc);
   std::vector<int> next(schedule.start.begin(), schedule.start.end() - 1);
   for (size_t k = 0; k < nc; k++) schedule.original[next[colour[k]]++] = static_cast<int>(k);
+  return schedule;
+}
+
+// the problem with its contacts in the schedule's order (colour_schedule)
+inline Problem in_schedule_order(const Problem &p, const Schedule &schedule)
+{
+  const size_t nc = p.terms.size();
   Problem q = bodies_of(p);
   q.terms.resize(nc);
   q.start.resize(nc);
@@ -181,6 +190,13 @@ inline Problem coloured_problem(const Problem &p, Schedule &schedule)
     q.start[n] = p.start[schedule.original[n]];
   }
   return q;
+}
+
+// the problem with its contacts ordered by colour, and the colours' ranges
+inline Problem coloured_problem(const Problem &p, Schedule &schedule)
+{
+  schedule = colour_schedule(p);
+  return in_schedule_order(p, schedule);
 }
 
 // to[b] = from[b] + the moves of b's contacts, in the order of its list (from == to: in place;

@@ -293,7 +293,6 @@ void FixCoulombFrictionExact::begin_contacts(CoulombFrictionTally *pair_tally)
   local_ghost_totals = false;
   sphere_tally = pair_tally;
   begun = true;
-  offloaded_step = false;
   step_began = platform::walltime();
 }
 
@@ -752,7 +751,6 @@ bool FixCoulombFrictionExact::solve_newton_offloaded(double &res_all)
   natural_residual = solve.true_error;
   stuck_velocity_after = tau * solve.stuck_rate;
   if (!setup_step) {
-    offloaded_step = true;
     offloaded_steps += 1.0;
     offload_seconds += solve.seconds;
   }
@@ -1388,6 +1386,7 @@ void FixCoulombFrictionExact::solve_step(int vflag)
                "step)",
                id);
   begun = false;
+  const double offloaded_before = offloaded_steps;
   residual = solve();
   const bool reached = reached_tol();
   // (run setup's solve continues the last step's kick: the change of that step is kept)
@@ -1395,7 +1394,8 @@ void FixCoulombFrictionExact::solve_step(int vflag)
   last_reached_tol = reached;
   count_short_solve(reached);
   finish(vflag);
-  if (offloaded_step) friction_seconds += platform::walltime() - step_began;
+  // (a step the attached solver took: the time from the pair's hand-over)
+  if (offloaded_steps > offloaded_before) friction_seconds += platform::walltime() - step_began;
 }
 
 // whether the solve ended with the true error at most tol (the same on every process: a solve

@@ -186,7 +186,6 @@ class FixCoulombFrictionExact : public Fix {
   double offloaded_steps = 0.0, offload_seconds = 0.0, friction_seconds = 0.0;
   double declined_steps = 0.0;    // this run's steps that the attached solver did not take
   double step_began = 0.0;       // when the pair began this step's contacts
-  bool offloaded_step = false;   // this step (not run setup's) was solved by the attached solver
 
   void grow_per_atom_arrays();
   void report_offloaded_steps() const;

@@ -85,7 +85,7 @@ if [[ " $parts " == *" check "* || " $parts " == *" hub "* ]]; then
   echo "== a sphere with 120 contacts, /kk on the GPU against the host style (200 steps)"
   for how in host gpu; do
     args=("${gpu[@]}" -pk kokkos newton on neigh half); [ "$how" = host ] && args+=(-var host_pair yes)
-    printf 'include %s\nrun 200\nwrite_dump all custom hub.%s.atoms id x y z vx vy vz omegax omegay omegaz modify format float %%.17g sort id\n' \
+    printf 'include %s\nrun 200\nwrite_dump all custom hub.%s.atoms id proc xu yu zu vx vy vz fx fy fz omegax omegay omegaz tqx tqy tqz modify format float %%.17g sort id\n' \
       "$decks/in.coulomb_hub" "$how" > "$work/hub.$how.in"
     (cd "$work" && timeout 120 "$dir/lmp" -nocite -screen none -log "log.hub.$how" "${args[@]}" \
        -in "hub.$how.in") || { echo "  hub $how: lmp failed:"; tail -5 "$work/log.hub.$how"; }
@@ -93,17 +93,9 @@ if [[ " $parts " == *" check "* || " $parts " == *" hub "* ]]; then
   grep -q "200 of the 200 steps of this run solved in the Kokkos device" "$work/log.hub.gpu" ||
     { echo "  hub: not every step was solved on the GPU:"; grep "steps of this run" "$work/log.hub.gpu";
       different=$((different + 1)); }
-  hub=$(awk 'FNR == 1 {file++} /^ITEM: ATOMS/ {on = 1; next} /^ITEM/ {on = 0} !on {next}
-    file == 1 {for (c = 2; c <= NF; c++) {a[$1, c] = $c; m = $c < 0 ? -$c : $c; if (m > big[c]) big[c] = m}; n = NF}
-    file == 2 {rows++; for (c = 2; c <= NF; c++) {d = $c - a[$1, c]; d = d < 0 ? -d : d;
-      if (big[c] > 0 && d / big[c] > worst) worst = d / big[c]}}
-    END {printf "%d atoms, max relative difference %.3e", rows, worst}' \
-    "$work/hub.host.atoms" "$work/hub.gpu.atoms")
-  if awk -v line="$hub" 'BEGIN {split(line, w, " "); exit !(w[1] == 121 && w[6] + 0 <= 1e-10)}'; then
-    echo "  $hub: same"
-  else
-    echo "  $hub: DIFFERENT"; different=$((different + 1))
-  fi
+  result=$(cd "$work" && "$dir/compare_packing_states" --atoms-only hub.host hub.gpu 1e-10)
+  [ $? -eq 0 ] || different=$((different + 1))
+  echo "  $result"
 fi
 
 if [[ " $parts " == *" bench "* ]]; then

@@ -915,6 +915,33 @@ run             1)");
       << printed;
 }
 
+namespace {
+
+// the colours of `coloured` (coloured_problem of `problem`): every contact in one colour, none
+// two of a colour on one body, and within a colour the contacts in the problem's order
+void expect_valid_colours(const ge_coulomb_problem::Problem &problem,
+                          const ge_coulomb_problem::Problem &coloured,
+                          const ge_coulomb_problem::Schedule &colours)
+{
+  ASSERT_EQ(coloured.terms.size(), problem.terms.size());
+  ASSERT_EQ(colours.original.size(), problem.terms.size());
+  ASSERT_EQ(colours.start.back(), static_cast<int>(problem.terms.size()));
+  for (int c = 0; c < colours.colours(); c++) {
+    std::vector<int> holder(coloured.nbodies, -1);
+    for (int k = colours.start[c]; k < colours.start[c + 1]; k++) {
+      if (k > colours.start[c]) EXPECT_LT(colours.original[k - 1], colours.original[k]);
+      for (int body : {coloured.terms[k].i, coloured.terms[k].j}) {
+        if (body < 0) continue;
+        EXPECT_EQ(holder[body], -1) << "colour " << c << ": contacts " << holder[body] << " and "
+                                    << k << " share body " << body;
+        holder[body] = k;
+      }
+    }
+  }
+}
+
+}    // namespace
+
 // The Newton solver as the passes a GPU runs (src/kokkos/coulomb_newton_parallel.hpp, which
 // bench/device/coulomb_newton.cu runs as CUDA kernels): on the exported steps of the settled bed
 // solved by `solver newton`, one from the previous forces and one from the extrapolated ones,
@@ -980,19 +1007,8 @@ variable        step_time equal dt)");
     EXPECT_GT(diagonal.krylov, 0);
     EXPECT_LE(diagonal.residual, problem.tol);
 
-    // the colours: every contact once, none two of a colour on one body
-    ASSERT_EQ(coloured.terms.size(), problem.terms.size());
     EXPECT_GT(colours.colours(), 1);
-    for (int c = 0; c < colours.colours(); c++) {
-      std::vector<int> holder(coloured.nbodies, -1);
-      for (int k = colours.start[c]; k < colours.start[c + 1]; k++)
-        for (int body : {coloured.terms[k].i, coloured.terms[k].j}) {
-          if (body < 0) continue;
-          EXPECT_EQ(holder[body], -1) << "colour " << c << ": contacts " << holder[body] << " and "
-                                      << k << " share body " << body;
-          holder[body] = k;
-        }
-    }
+    expect_valid_colours(problem, coloured, colours);
     // the rates after the step, in the problem's order both
     ASSERT_EQ(colours.original.size(), problem.terms.size());
     std::vector<Vec3> colour_force(problem.terms.size()), diagonal_force(problem.terms.size());
@@ -1059,19 +1075,7 @@ run             1)");
   EXPECT_GE(most, 120);
   EXPECT_GE(colours.colours(), most);
   EXPECT_LE(colours.colours(), 2 * most - 1);
-  ASSERT_EQ(colours.original.size(), problem.terms.size());
-  for (int c = 0; c < colours.colours(); c++) {
-    std::vector<int> holder(coloured.nbodies, -1);
-    for (int k = colours.start[c]; k < colours.start[c + 1]; k++) {
-      if (k > colours.start[c]) EXPECT_LT(colours.original[k - 1], colours.original[k]);
-      for (int body : {coloured.terms[k].i, coloured.terms[k].j}) {
-        if (body < 0) continue;
-        EXPECT_EQ(holder[body], -1) << "colour " << c << ": contacts " << holder[body] << " and "
-                                    << k << " share body " << body;
-        holder[body] = k;
-      }
-    }
-  }
+  expect_valid_colours(problem, coloured, colours);
   HostLoops loops;
   for (Preconditioner preconditioner :
        {Preconditioner::SymmetricGaussSeidel, Preconditioner::Diagonal}) {

@@ -364,12 +364,86 @@ TEST(DeckKokkos, CoulombNewtonInTheExecutionSpaceTakesTheWallContacts)
                      "space"),
             std::string::npos)
       << log;
+  // (the spheres' contacts made from their histories in the execution space, the walls' on the
+  // host by the wall fixes, all solved together there)
+  EXPECT_NE(log.find("200 of the 200 steps of this run solved in the host threads of the Kokkos "
+                     "execution space, 200 of them made from the contacts' histories"),
+            std::string::npos)
+      << log;
   ASSERT_GT(host.pairs.size(), 1000u);
   packing::expect_same_state(host, kk, 1e-10, (p + ": /kk vs host").c_str());
   const auto [zmin, zmax] = z_range(kk);
   std::printf("  z of the atoms in [%.3f, %.3f]\n", zmin, zmax);
   EXPECT_GT(zmin, 0.0);
   EXPECT_LT(zmax, 8.0);
+}
+
+// The friction step made from the slots, solved and stored in the execution space (host threads
+// here; a GPU in bench/device/run_kokkos_gpu.sh) gives the outputs of the host style on the
+// run's last step: its contacts and stuck contacts counted alike, the same start chosen, and the
+// sums over its contacts - the largest stuck slip, the dissipation, the friction's share of the
+// pair's contact stress and of the pressure - as the host style's to the solves' tolerance.
+// (The outputs are of the last step of `run`: `run 0` is run setup, solved on the host.)
+TEST(DeckKokkos, CoulombStepInTheExecutionSpaceGivesTheHostStylesOutputs)
+{
+  GE_NEEDS_KOKKOS();
+  const Family f = family("coulomb");
+  // f_GE_COULOMB 1 contacts, 2 stuck, 5 largest stuck slip, 6 dissipation rate, 8 dissipated,
+  // 9 true error, 11 extrapolated start; the pair's contact stress c_totals[7..15]; the pressure
+  const int fix_outputs[] = {1, 2, 5, 6, 8, 9, 11};
+  const auto outputs = [&](bool host_pair, const std::string &out) {
+    std::string text = "variable packing_dir index " + packing::kDecks + "\ninclude " +
+        packing::kPacking + "\n";
+    if (host_pair)
+      text += "suffix off\npair_style granular/exact history ${history}\npair_coeff * * "
+              "${contact}\nsuffix on\nuncompute totals\ncompute totals all pair "
+              "granular/exact\n";
+    text += "thermo_style custom step ke pxx pyy pzz pxy pxz pyz c_totals[1] f_GE_COULOMB[1]\n"
+            "run ${nsteps}\nprint \"GE_OUT";
+    for (int n : fix_outputs) text += " $(f_GE_COULOMB[" + std::to_string(n) + "]:%.17g)";
+    for (int t = 7; t <= 15; t++) text += " $(c_totals[" + std::to_string(t) + "]:%.17g)";
+    for (const char *p : {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"})
+      text += std::string(" $(") + p + ":%.17g)";
+    text += "\"\n";
+    const std::string log =
+        run_deck(out, text, packing_vars(f, 200) + (host_pair ? kKokkos1 : kKokkos2));
+    std::vector<double> values;
+    std::istringstream in(log.substr(log.rfind("GE_OUT") + 6));
+    for (double v; values.size() < 7 + 9 + 6 && in >> v;) values.push_back(v);
+    return std::make_pair(values, log);
+  };
+  const auto [host, host_log] = outputs(true, "coulomb_outputs_host");
+  const auto [kk, kk_log] = outputs(false, "coulomb_outputs_kk");
+  ASSERT_EQ(host.size(), 22u) << host_log;
+  ASSERT_EQ(kk.size(), 22u) << kk_log;
+  EXPECT_NE(kk_log.find("200 of the 200 steps of this run solved in the host threads of the "
+                        "Kokkos execution space, 200 of them made from the contacts' histories "
+                        "and stored there too"),
+            std::string::npos)
+      << kk_log;
+  EXPECT_GT(host[0], 1000.0);
+  EXPECT_GT(host[1], 0.5 * host[0]);
+  EXPECT_LT(host[1], host[0]);    // (some contacts slide)
+  EXPECT_EQ(kk[0], host[0]) << "contacts";
+  EXPECT_EQ(kk[1], host[1]) << "stuck contacts";
+  EXPECT_EQ(kk[6], host[6]) << "the start (extrapolated or not)";
+  EXPECT_LE(kk[5], 1e-13) << "true error";
+  const auto expect_close = [](const std::vector<double> &a, const std::vector<double> &b,
+                               size_t first, size_t count, const char *what) {
+    double scale = 0.0, largest = 0.0;
+    for (size_t k = first; k < first + count; k++) scale = std::max(scale, std::fabs(a[k]));
+    for (size_t k = first; k < first + count; k++)
+      largest = std::max(largest, std::fabs(a[k] - b[k]) / scale);
+    std::printf("  %s: largest difference %.3e of the largest magnitude %.6e\n", what, largest,
+                scale);
+    EXPECT_GT(scale, 0.0) << what;
+    EXPECT_LE(largest, 1e-10) << what;
+  };
+  expect_close(host, kk, 2, 1, "largest stuck slip");
+  expect_close(host, kk, 3, 1, "dissipation rate");
+  expect_close(host, kk, 4, 1, "dissipated energy");
+  expect_close(host, kk, 7, 9, "the pair's contact stress");
+  expect_close(host, kk, 16, 6, "pressure tensor");
 }
 
 // A large sphere among small ones (unittest/decks/in.coulomb_hub: 120 contacts on one sphere)
@@ -682,7 +756,9 @@ run 2
     EXPECT_EQ(times_said(log, on_host), c.why ? 1u : 0u) << log;
     if (c.why) EXPECT_NE(log.find(c.why), std::string::npos) << log;
     // each run ends with where its steps' time went, counting its own steps
-    const std::string report = "2 of the 2 steps of this run solved in the host threads";
+    const std::string report = "2 of the 2 steps of this run solved in the host threads of the "
+                               "Kokkos execution space, 2 of them made from the contacts' "
+                               "histories and stored there too";
     EXPECT_EQ(times_said(log, report), c.why ? 0u : 2u) << log;
   }
   int rc = 0;

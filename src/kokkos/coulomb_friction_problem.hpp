@@ -26,7 +26,7 @@ struct ContactTerms {
   int i, j;    // j < 0: a wall (its side of the totals is scratch)
 
   // a contact's terms from the fix's records (the inverse of contact() and coupling())
-  static ContactTerms of(const ge::CoulombContact &c, const ge::CoulombCoupling &k,
+  GE_INLINE static ContactTerms of(const ge::CoulombContact &c, const ge::CoulombCoupling &k,
                          double inv_row, int i, int j)
   {
     ContactTerms t;
@@ -121,21 +121,30 @@ inline void set_row_bounds(Problem &p)
 
 // each body's contacts in the contacts' order: body b's are side[body_start[b] ..
 // body_start[b + 1]), 2 k for contact k's side i, 2 k + 1 for its side j
-inline void body_lists(const Problem &p, std::vector<int> &body_start, std::vector<int> &side)
+// (contact k's bodies: body_i(k) and body_j(k), < 0 a wall)
+template <class I, class J>
+void body_lists(int nb, int nc, I body_i, J body_j, std::vector<int> &body_start,
+                std::vector<int> &side)
 {
-  const int nc = static_cast<int>(p.terms.size()), nb = p.nbodies;
   body_start.assign(nb + 1, 0);
-  for (const ContactTerms &t : p.terms) {
-    body_start[t.i + 1]++;
-    if (t.j >= 0) body_start[t.j + 1]++;
+  for (int k = 0; k < nc; k++) {
+    body_start[body_i(k) + 1]++;
+    if (body_j(k) >= 0) body_start[body_j(k) + 1]++;
   }
   for (int b = 0; b < nb; b++) body_start[b + 1] += body_start[b];
   side.assign(body_start[nb], 0);
   std::vector<int> fill(body_start.begin(), body_start.end() - 1);
   for (int k = 0; k < nc; k++) {
-    side[fill[p.terms[k].i]++] = 2 * k;
-    if (p.terms[k].j >= 0) side[fill[p.terms[k].j]++] = 2 * k + 1;
+    side[fill[body_i(k)]++] = 2 * k;
+    if (body_j(k) >= 0) side[fill[body_j(k)]++] = 2 * k + 1;
   }
+}
+
+inline void body_lists(const Problem &p, std::vector<int> &body_start, std::vector<int> &side)
+{
+  body_lists(
+      p.nbodies, static_cast<int>(p.terms.size()), [&](int k) { return p.terms[k].i; },
+      [&](int k) { return p.terms[k].j; }, body_start, side);
 }
 
 // sum += the moves of body b's contacts, in the order of its list: what the fix's in-place adds

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace ge_coulomb_problem {
@@ -75,6 +76,30 @@ struct AddToSlots {
     std::memcpy(&bits, &v, sizeof bits);
     return bits;
 #endif
+  }
+};
+
+// How a solve runs in the execution space Space (the offloaded solve and the friction step
+// alike). Its Krylov iterations are preconditioned on a GPU by the contacts' diagonal blocks
+// (2.1 to 5.9 times faster there than the fix's symmetric Gauss-Seidel, bench/README.md "The
+// Newton solver on a GPU"), on host threads by symmetric Gauss-Seidel in colours (half the
+// diagonal one's iterations, 1.2 to 1.3 times faster on one thread: bench/README.md, "Newton in
+// the execution space"). On host threads each colour of a sweep is a fork and join of the
+// threads: a sphere with many contacts (each of them a colour of its own) makes the sweeps a
+// chain of small passes, and the fix's own loops are the faster solve (120 spheres on a large
+// one: 0.35 against 5.0 ms per step on 2 threads), so they take at most kHostColours colours. A
+// device's Krylov iterations (diagonal blocks) sweep no colours: it takes any number.
+template <class Space> struct SolveInSpace {
+  static constexpr bool on_host =
+      std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value;
+  static constexpr int kHostColours = 64;
+  static bool takes(const Schedule &schedule)
+  {
+    return !on_host || schedule.colours() <= kHostColours;
+  }
+  static constexpr Preconditioner preconditioner()
+  {
+    return on_host ? Preconditioner::SymmetricGaussSeidel : Preconditioner::Diagonal;
   }
 };
 

@@ -138,22 +138,22 @@ inline Schedule natural_schedule(const Problem &p)
 // free colour among the first 2 d - 1 (d the most contacts of a body: at most 2 d - 2 are taken
 // on its two bodies), so a body with many contacts (a large sphere among small ones) only adds
 // colours.
-inline Schedule colour_schedule(const Problem &p)
+// Contact k's bodies are body_i[k] and body_j[k] (< 0: a wall).
+inline Schedule colour_schedule(int nbodies, size_t nc, const int *body_i, const int *body_j)
 {
-  const size_t nc = p.terms.size();
-  std::vector<int> degree(p.nbodies, 0);
+  std::vector<int> degree(nbodies, 0);
   int most = 0;
-  for (const ContactTerms &t : p.terms) {
-    most = std::max(most, ++degree[t.i]);
-    if (t.j >= 0) most = std::max(most, ++degree[t.j]);
+  for (size_t k = 0; k < nc; k++) {
+    most = std::max(most, ++degree[body_i[k]]);
+    if (body_j[k] >= 0) most = std::max(most, ++degree[body_j[k]]);
   }
   const size_t words = (2 * (size_t) std::max(most, 1) - 1 + 63) / 64;
-  std::vector<uint64_t> used(words * p.nbodies, 0);
+  std::vector<uint64_t> used(words * nbodies, 0);
   std::vector<int> colour(nc), count(64 * words + 1, 0);
   int colours = 0;
   for (size_t k = 0; k < nc; k++) {
-    const ContactTerms &t = p.terms[k];
-    uint64_t *on_i = &used[words * t.i], *on_j = t.j >= 0 ? &used[words * t.j] : nullptr;
+    const int i = body_i[k], j = body_j[k];
+    uint64_t *on_i = &used[words * i], *on_j = j >= 0 ? &used[words * j] : nullptr;
     size_t w = 0;
     uint64_t taken = 0;
     for (; w < words; w++) {
@@ -176,6 +176,16 @@ inline Schedule colour_schedule(const Problem &p)
   std::vector<int> next(schedule.start.begin(), schedule.start.end() - 1);
   for (size_t k = 0; k < nc; k++) schedule.original[next[colour[k]]++] = static_cast<int>(k);
   return schedule;
+}
+
+inline Schedule colour_schedule(const Problem &p)
+{
+  std::vector<int> body_i(p.terms.size()), body_j(p.terms.size());
+  for (size_t k = 0; k < p.terms.size(); k++) {
+    body_i[k] = p.terms[k].i;
+    body_j[k] = p.terms[k].j;
+  }
+  return colour_schedule(p.nbodies, p.terms.size(), body_i.data(), body_j.data());
 }
 
 // the problem with its contacts in the schedule's order (colour_schedule)
@@ -269,13 +279,41 @@ struct NewtonResult {
   bool close_start = false;    // the start counted as close (the fix's close_start)
 };
 
+// A problem whose arrays are already in the backend's memory (a friction step built there from
+// the contacts' histories): the terms and start forces in the schedule's order, every body's
+// totals of the other forces (6 per body) and the body lists (body_lists). The solver reads them
+// and leaves them to their owner; its forces stay in its memory (ParallelNewton::forces()).
+struct ProblemInPlace {
+  int nc = 0, nb = 0;
+  double tol = 0.0;
+  const ContactTerms *terms = nullptr;
+  const Vec3 *start = nullptr;
+  const double *total0 = nullptr;
+  const int *body_start = nullptr, *side = nullptr;
+};
+
 // The solver over a backend B. The problem's contacts are swept in the schedule's colours.
 template <class B> class ParallelNewton {
  public:
+  ParallelNewton(B &backend, const ProblemInPlace &q, const Schedule &schedule,
+                 bool extrapolated_start, int batch, Preconditioner preconditioner)
+      : b_(backend), p_(nullptr), in_place_(q), tol_(q.tol), schedule_(schedule),
+        extrapolated_(extrapolated_start), batch_(batch),
+        diagonal_(preconditioner == Preconditioner::Diagonal)
+  {
+    v_.nc = q.nc;
+    v_.nb = q.nb;
+    v_.terms = q.terms;
+    v_.body_start = q.body_start;
+    v_.side = q.side;
+    allocate_work(q.nc, q.nb);
+  }
+
   ParallelNewton(B &backend, const Problem &p, const Schedule &schedule, bool extrapolated_start,
                  int batch = 8,
                  Preconditioner preconditioner = Preconditioner::SymmetricGaussSeidel)
-      : b_(backend), p_(p), schedule_(schedule), extrapolated_(extrapolated_start), batch_(batch),
+      : b_(backend), p_(&p), tol_(p.tol), schedule_(schedule),
+        extrapolated_(extrapolated_start), batch_(batch),
         diagonal_(preconditioner == Preconditioner::Diagonal)
   {
     const size_t nc = p.terms.size(), nb = p.nbodies;
@@ -284,13 +322,7 @@ template <class B> class ParallelNewton {
     ContactTerms *terms = b_.template alloc<ContactTerms>(nc);
     b_.upload(terms, p.terms.data(), nc);
     v_.terms = terms;
-    for (Vec3 **a : {&v_.force, &v_.y, &v_.before, &v_.move, &v_.x, &v_.p, &v_.u, &v_.s, &v_.ap,
-                     &v_.up, &v_.r})
-      *a = b_.template alloc<Vec3>(nc);
-    v_.face = b_.template alloc<ge::CoulombFace>(nc);
-    v_.half = b_.template alloc<double>(nc);
-    for (int m = 0; m < 2; m++) v_.totals[m] = b_.template alloc<double>(6 * nb);
-    v_.dir = b_.template alloc<double>(6 * nb);
+    allocate_work(nc, nb);
     std::vector<int> body_start, side;
     body_lists(p, body_start, side);
     int *bs = b_.template alloc<int>(body_start.size()), *sd = b_.template alloc<int>(side.size());
@@ -298,39 +330,44 @@ template <class B> class ParallelNewton {
     b_.upload(sd, side.data(), side.size());
     v_.body_start = bs;
     v_.side = sd;
-    v_.control = b_.template alloc<Control>(1);
   }
 
   ~ParallelNewton()
   {
-    b_.release(const_cast<ContactTerms *>(v_.terms));
     for (Vec3 *a : {v_.force, v_.y, v_.before, v_.move, v_.x, v_.p, v_.u, v_.s, v_.ap, v_.up, v_.r})
       b_.release(a);
     b_.release(v_.face);
     b_.release(v_.half);
     for (int m = 0; m < 2; m++) b_.release(v_.totals[m]);
     b_.release(v_.dir);
+    b_.release(v_.control);
+    if (!p_) return;    // (a problem in place: its owner's arrays)
+    b_.release(const_cast<ContactTerms *>(v_.terms));
     b_.release(const_cast<int *>(v_.body_start));
     b_.release(const_cast<int *>(v_.side));
-    b_.release(v_.control);
   }
 
   // The solve from the problem's start, at most `most` APGD and Krylov iterations together
-  // (the fix's `sweeps`): solve_newton of the fix.
+  // (the fix's `sweeps`): solve_newton of the fix. A problem in place keeps its forces here
+  // (forces()); the totals come back either way.
   NewtonResult solve(int most)
   {
-    // the start as the fix's: the warm forces' totals summed in the contacts' order
-    std::vector<double> total = totals_of(p_, p_.start);
-    b_.upload(v_.totals[0], total.data(), total.size());
-    b_.upload(v_.force, p_.start.data(), p_.start.size());
     Control c{};
-    c.tol = p_.tol;
+    c.tol = tol_;
     b_.upload(v_.control, &c, 1);
+    if (p_) {
+      // the start as the fix's: the warm forces' totals summed in the contacts' order
+      std::vector<double> total = totals_of(*p_, p_->start);
+      b_.upload(v_.totals[0], total.data(), total.size());
+      b_.upload(v_.force, p_->start.data(), p_->start.size());
+    } else {
+      start_in_place();
+    }
     b_.synchronize();
     const auto started = std::chrono::steady_clock::now();
 
     NewtonResult out;
-    const double tol = p_.tol;
+    const double tol = tol_;
     double error = true_error();
     close_ = extrapolated_ || error <= ge::kCoulombNewtonCloseStart;
     const bool near_start = error <= ge::kCoulombNewtonCloseStart && error > tol;
@@ -383,15 +420,34 @@ template <class B> class ParallelNewton {
     out.iterations = used;
     out.misses = misses;
     out.close_start = close_;
-    out.force.resize(p_.terms.size());
-    b_.download(out.force.data(), v_.force, out.force.size());
+    if (p_) {
+      out.force.resize(p_->terms.size());
+      b_.download(out.force.data(), v_.force, out.force.size());
+    }
     out.totals.resize(6 * (size_t) v_.nb);
     b_.download(out.totals.data(), v_.totals[read_control().parity], out.totals.size());
     return out;
   }
 
+  // the forces of the last solve, in the backend's memory, in the schedule's order
+  const Vec3 *forces() const { return v_.force; }
+
   // ---------------------------------------------------------------------------------------------
   // the passes (public: a CUDA device lambda's enclosing function must be accessible)
+
+  // a problem in place: the forces from its start, and the totals of those forces, each body's
+  // gathered in the order of its list
+  void start_in_place()
+  {
+    const View v = v_;
+    const Vec3 *start = in_place_.start;
+    const double *total0 = in_place_.total0;
+    b_.each(0, v.nc, GE_PASS(int k) {
+      v.force[k] = start[k];
+      v.move[k] = start[k];
+    });
+    b_.each(0, v.nb, GE_PASS(int b) { gather_body(v, b, total0, v.totals[0]); });
+  }
 
   // the largest natural residual of the forces, from their totals (reduced_true_error)
   double true_error()
@@ -599,7 +655,7 @@ template <class B> class ParallelNewton {
     Control *ctl = v.control;
     const double reduction =
         close_ ? ge::kCoulombNewtonCgReductionClose : ge::kCoulombNewtonCgReduction;
-    const double stop_of_tol = ge::kCoulombNewtonCgStopOfTol * p_.tol;
+    const double stop_of_tol = ge::kCoulombNewtonCgStopOfTol * tol_;
     b_.single(GE_PASS() {
       ctl->rr = ctl->slots.sum[0];
       const double largest = largest_of(ctl->slots);
@@ -871,8 +927,23 @@ template <class B> class ParallelNewton {
   }
 
  private:
+  // the per-contact and per-body arrays of the iterations, and the control
+  void allocate_work(size_t nc, size_t nb)
+  {
+    for (Vec3 **a : {&v_.force, &v_.y, &v_.before, &v_.move, &v_.x, &v_.p, &v_.u, &v_.s, &v_.ap,
+                     &v_.up, &v_.r})
+      *a = b_.template alloc<Vec3>(nc);
+    v_.face = b_.template alloc<ge::CoulombFace>(nc);
+    v_.half = b_.template alloc<double>(nc);
+    for (int m = 0; m < 2; m++) v_.totals[m] = b_.template alloc<double>(6 * nb);
+    v_.dir = b_.template alloc<double>(6 * nb);
+    v_.control = b_.template alloc<Control>(1);
+  }
+
   B &b_;
-  const Problem &p_;
+  const Problem *p_;    // null: a problem in place (in_place_)
+  ProblemInPlace in_place_{};
+  double tol_;
   Schedule schedule_;
   bool extrapolated_, close_ = false;
   int batch_;

@@ -320,7 +320,10 @@ template <class DeviceType> PairGranularExactKokkos<DeviceType>::~PairGranularEx
   // (the host style's destructor deletes the fix; it must not call the solver on its way)
   if (friction_offload && modify) {
     auto *fix = dynamic_cast<FixCoulombFrictionExact *>(modify->get_fix_by_id(id_friction));
-    if (fix) fix->attach_offload(nullptr);
+    if (fix) {
+      fix->attach_offload(nullptr);
+      fix->attach_step(nullptr);
+    }
   }
 }
 
@@ -347,9 +350,12 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::init_style
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::attach_friction_offload()
 {
   if (!friction) return;
-  if (friction_solved_here() && !friction_offload)
+  if (friction_solved_here() && !friction_offload) {
     friction_offload = make_coulomb_friction_offload<DeviceType>();
+    friction_step = make_coulomb_friction_step<DeviceType>(this);
+  }
   friction->attach_offload(friction_solved_here() ? friction_offload.get() : nullptr);
+  friction->attach_step(friction_solved_here() ? friction_step.get() : nullptr);
 }
 
 // On one host thread the fix's own loops are the faster form of the same solve (measured: 1.4
@@ -726,7 +732,12 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
   }
   for_each_history_view([](auto &view) { view.template modify<DeviceType>(); });
   host_current = false;
-  if (friction) hand_contacts_to_friction();
+  if (friction) {
+    // (where a step runs in this space the fix has the contacts handed in only if it does not)
+    friction->begin_contacts(eflag_global ? this : nullptr);
+    if (friction_step) friction->keep_contacts_in_space();
+    else hand_contacts_to_friction();
+  }
 
   ended[0] += sums[ENDED];
   ended[1] += sums[ENDED + 1];
@@ -740,12 +751,13 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
 }
 
 /* ----------------------------------------------------------------------
-   `tangential coulomb`: after the force loop, every touching coulomb contact goes to the
-   friction fix as the host style's force loop hands it (PairGranularExact::hand_to_friction()),
-   in the same order (the slots') with the same normal, distance and cap mu F_n^c (stored in the
-   state by the loop); the fix solves them in post_force on the host. Its state is a host copy
-   of the slot's, which the fix reads and writes until the copies go back
-   (return_friction_states()).
+   `tangential coulomb`: where the fix has them handed in (FixCoulombFrictionExact::
+   bring_contacts_to_host(), or no friction step in this space), every touching coulomb contact
+   of the force loop goes to the friction fix as the host style's force loop hands it
+   (PairGranularExact::hand_to_friction()), in the same order (the slots') with the same normal,
+   distance and cap mu F_n^c (stored in the state by the loop); the fix solves them in
+   post_force on the host. Its state is a host copy of the slot's, which the fix reads and
+   writes until the copies go back (return_friction_states()).
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
@@ -766,7 +778,6 @@ void PairGranularExactKokkos<DeviceType>::hand_contacts_to_friction()
   });
   // (sized before any is handed: the fix keeps pointers into the copies)
   friction_states.resize(friction_contacts.size() * STATE);
-  friction->begin_contacts(eflag_global ? this : nullptr);
   double **x = atom->x;
   const tagint *tag = atom->tag;
   for (size_t c = 0; c < friction_contacts.size(); c++) {

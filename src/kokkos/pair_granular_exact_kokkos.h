@@ -7,10 +7,12 @@
    (src/contact/contact_law.hpp), for every fixed-size law: hooke + classic or
    refined, the catalogue with Yade moments, and hertz + jaeger with a
    `capacity M` (a record of M + 1 vertices per contact). `tangential coulomb`
-   contacts get their normal force there; their friction is solved by the
-   host style's friction fix, which the force loop hands them to
-   (hand_contacts_to_friction()), and which hands its Newton solve back to
-   this execution space on one process (attach_friction_offload()).
+   contacts get their normal force there; their friction is solved under the
+   host style's friction fix, which decides each step: on one process the
+   whole friction step runs in this execution space over the slots
+   (coulomb_friction_step_kokkos.cpp, attach_friction_offload()), else the
+   force loop's contacts are handed to the fix (hand_contacts_to_friction()),
+   which may still hand its Newton solve back to this space.
 
    Per-contact history lives in the execution space between neighbour-list
    builds, one block per neighbour slot, in the canonical orientation of the
@@ -91,10 +93,11 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   bool host_current = true;       // the host store holds them too
 
   // `tangential coulomb`: the friction fix (FixCoulombFrictionExact) runs on the host after the
-  // pair. Its contacts are handed to it after the force loop, in the host style's order, each
-  // with a host copy of its slot's state (the fix keeps pointers to them and writes the
-  // friction it solves into them); the copies go back to the slots before the next force
-  // evaluation or whenever the histories are read (download_history()).
+  // pair. Where it does not run the step in this space (friction_step), its contacts are
+  // handed to it, in the host style's order, each with a host copy of its slot's state (the fix
+  // keeps pointers to them and writes the friction it solves into them); the copies go back to
+  // the slots before the next force evaluation or whenever the histories are read
+  // (download_history()).
   struct FrictionContact {
     int slot, i, j;
   };
@@ -106,6 +109,10 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   // the friction fix's Newton solves, in this style's execution space where the problem is one
   // process's (FixCoulombFrictionExact::solve_newton_offloaded)
   std::unique_ptr<CoulombFrictionOffload> friction_offload;
+  // the whole friction step in this execution space, over the slots (CoulombFrictionStep), where
+  // the Newton solve is (the fix decides each step whether it runs there)
+  std::unique_ptr<CoulombFrictionStep> friction_step;
+  template <class> friend class CoulombFrictionStepKokkos;
   void attach_friction_offload();
   bool friction_solved_here() const;
   bool warned_friction_solver = false;

@@ -38,6 +38,53 @@ class CoulombFrictionOffload {
   virtual const char *declines() const = 0;
 };
 
+// The whole friction step of one process's sphere contacts in the execution space of pair
+// granular/exact/kk, which keeps their histories there: each contact's terms and start force
+// made from its slot by a kernel, R_c, the solve of CoulombFrictionOffload, and the result
+// written into the slots, so that only per-atom arrays and the outputs' sums cross to the host
+// (FixCoulombFrictionExact::solve_in_space). The contacts the fix makes on the host (those of
+// walls) are solved with them. The fix keeps every decision.
+class CoulombFrictionStep {
+ public:
+  struct Settings {
+    double tau = 0.0, ftm2v = 1.0, tol = 0.0;
+    int most = 0;    // the budget of iterations (`sweeps`)
+    ge::CoulombWarmStart warm = ge::CoulombWarmStart::Previous;
+    bool extrapolated_start = false;    // this step starts from the extrapolated forces
+    ge::CoulombKinematics kinematics = ge::CoulombKinematics::Geometric;
+    int nlocal = 0, nall = 0;
+    const double *inv_mass = nullptr, *inv_inertia = nullptr;    // per atom (nall)
+    const int *totals_row = nullptr;    // per atom (nall): whose totals take a contact's share
+    const double *total0 = nullptr;     // 6 per owned atom: every force but the friction
+    // the contacts the fix made on the host (the walls'), solved with the pair's after them:
+    // their terms (R_c left to the step) and start forces
+    int nhost = 0;
+    const ge_coulomb_problem::ContactTerms *host_terms = nullptr;
+    const ge::Vec3 *host_start = nullptr;
+  };
+  // what the fix's outputs sum over the contacts (FixCoulombFrictionExact::store_result())
+  struct Sums {
+    double contacts = 0.0, stuck = 0.0;
+    double largest_slip2 = 0.0;    // the largest |v_t|^2 of a stuck contact
+    double products[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};    // sum of l (x) F, row by row
+    double misfit[2] = {0.0, 0.0};    // FixCoulombFrictionExact::add_start_misfits()
+  };
+  virtual ~CoulombFrictionStep() = default;
+  // this step's contacts (those the pair keeps, FixCoulombFrictionExact::keep_contacts_in_space)
+  // made and solved with the host's, whose forces go into `host_force`; false where this solver
+  // does not take them (nothing changed: the fix then takes them, hand_over())
+  virtual bool solve(const Settings &settings, CoulombFrictionOffload::Solve &solve,
+                     std::vector<ge::Vec3> &host_force) = 0;
+  // the pair's solved forces into their histories (changes_solved: this step's and the last
+  // one's solves reached tol), the outputs' sums over them into `sums` (l (x) F where
+  // tally_pair or virial); with tally_pair the pair's global vector gets the friction's l (x) F
+  // (PairGranularExact::tally_friction)
+  virtual void store(bool changes_solved, bool tally_pair, bool virial, Sums &sums) = 0;
+  // this step's contacts handed to the fix one by one (add_sphere_contact), as the pair's
+  // hand-over does where no step is attached
+  virtual void hand_over() = 0;
+};
+
 }    // namespace LAMMPS_NS
 
 #endif

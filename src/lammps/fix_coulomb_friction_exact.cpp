@@ -7,6 +7,7 @@
 #include "fix_coulomb_friction_exact.h"
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "comm.h"
 #include "domain.h"
 #include "error.h"
@@ -80,6 +81,9 @@ FixCoulombFrictionExact::FixCoulombFrictionExact(LAMMPS *lmp, int narg, char **a
   virial_global_flag = 1;
   virial_peratom_flag = 1;    // (compute stress/atom)
   thermo_virial = 1;
+  // under the KOKKOS package: of the atoms' data only the forces and torques change here, so
+  // only they go back to the execution space after post_force
+  datamask_modify = F_MASK | TORQUE_MASK;
 }
 
 FixCoulombFrictionExact::~FixCoulombFrictionExact()
@@ -113,7 +117,7 @@ void FixCoulombFrictionExact::init()
     error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
   sweeps_total = solves_total = 0.0;
   run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
-  offloaded_steps = offload_seconds = friction_seconds = declined_steps = 0.0;
+  offloaded_steps = offload_seconds = friction_seconds = declined_steps = in_space_steps = 0.0;
   if (!active) return;    // no `tangential coulomb` law (any more): nothing to solve
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR,
@@ -757,6 +761,112 @@ bool FixCoulombFrictionExact::solve_newton_offloaded(double &res_all)
   return true;
 }
 
+/* ----------------------------------------------------------------------
+   the whole step in the pair's execution space (CoulombFrictionStep), where the host would only
+   hand the problem over: the Newton solver, one process, a step's solve (run setup's counts the
+   dissipation contact by contact, export writes the host's records). The step makes the same
+   contacts, terms, start forces and R_c as add_sphere_contact(), start_contact() and
+   compute_row_bounds(), in the slots' order, solves them with the walls' contacts made here
+   (after them, as the host style orders them) as solve_newton_offloaded() does, and stores them
+   as store_result() does; the fix takes back the totals, the walls' forces and the sums of its
+   outputs. False: the pair's contacts are to be handed in.
+------------------------------------------------------------------------- */
+
+bool FixCoulombFrictionExact::solve_in_space()
+{
+  if (settings.solver != ge::CoulombSolver::Newton || comm->nprocs != 1 || setup_step ||
+      !export_file.empty())
+    return false;
+  const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
+  std::vector<int> totals_row(nall);
+  for (int k = 0; k < nall; k++) totals_row[k] = totals_index(k);
+  std::vector<double> total0(6 * (size_t) nlocal);
+  for (int b = 0; b < nlocal; b++)
+    for (int m = 0; m < 3; m++) {
+      total0[6 * (size_t) b + m] = atom->f[b][m];
+      total0[6 * (size_t) b + 3 + m] = atom->torque[b][m];
+    }
+  CoulombFrictionStep::Settings s;
+  s.tau = tau;
+  s.ftm2v = force->ftm2v;
+  s.tol = settings.tol;
+  s.most = settings.sweeps;
+  s.warm = settings.warm;
+  s.extrapolated_start = extrapolated_start;
+  s.kinematics = settings.kinematics;
+  s.nlocal = nlocal;
+  s.nall = nall;
+  s.inv_mass = inv_mass;
+  s.inv_inertia = inv_inertia;
+  s.totals_row = totals_row.data();
+  s.total0 = total0.data();
+  // (the contacts made here: the walls', whose R_c the step sets with the others')
+  std::vector<ge_coulomb_problem::ContactTerms> host_terms(ncontacts);
+  for (int k = 0; k < ncontacts; k++)
+    host_terms[k] = ge_coulomb_problem::ContactTerms::of(contacts.c[k], contacts.coupling[k], 0.0,
+                                                         contacts.i[k], contacts.j[k]);
+  s.nhost = ncontacts;
+  s.host_terms = host_terms.data();
+  s.host_start = contacts.force.data();
+  CoulombFrictionOffload::Solve solve;
+  std::vector<Vec3> host_force;
+  // (a step it declines goes to solve(), whose offload counts it where it declines too)
+  if (!in_space->solve(s, solve, host_force)) return false;
+  ghost_totals = false;
+  for (int b = 0; b < nlocal; b++)
+    for (int m = 0; m < 6; m++) total[b][m] = solve.totals[6 * (size_t) b + m];
+  for (int k = 0; k < ncontacts; k++) {
+    contacts.force[k] = host_force[k];
+    contacts.stick[k] = !ge::coulomb_on_rim(contacts.c[k], contacts.force[k]);
+  }
+  sweeps_used = solve.iterations;
+  close_start = solve.close_start;
+  residual = natural_residual = solve.true_error;
+  stuck_velocity_after = tau * solve.stuck_rate;
+  offloaded_steps += 1.0;
+  in_space_steps += 1.0;
+  offload_seconds += solve.seconds;
+  sweeps_total += sweeps_used;
+  solves_total += 1.0;
+  return true;
+}
+
+// the contacts the pair kept (keep_contacts_in_space()) handed in, where the step cannot run in
+// its space: in the order of its hand-over (after the walls' contacts, where there are any)
+void FixCoulombFrictionExact::bring_contacts_to_host()
+{
+  if (!contacts_in_space) return;
+  contacts_in_space = false;
+  in_space->hand_over();
+}
+
+// finish() for a step solved in the pair's execution space: the forces and torques from the
+// totals, the outputs from the step's sums and the contacts made here (the walls'); no per-atom
+// virial (pair granular/exact/kk gives none)
+void FixCoulombFrictionExact::finish_in_space(int vflag)
+{
+  double dissipation = dissipation_by_atoms();
+  forces_from_totals();
+  v_init(vflag);
+  CoulombFrictionStep::Sums sums;
+  in_space->store(changes_solved, sphere_tally != nullptr, vflag_global != 0, sums);
+  n_contacts = sums.contacts;
+  n_stuck = sums.stuck;
+  max_stuck_slip = sums.largest_slip2;
+  if (vflag_global) {
+    // (contact_virial()'s components of l (x) F: xx, yy, zz, xy, xz, yz)
+    const int of_product[6] = {0, 4, 8, 1, 2, 5};
+    for (int m = 0; m < 6; m++) virial[m] += sums.products[of_product[m]];
+  }
+  start_misfit[0] = sums.misfit[0];
+  start_misfit[1] = sums.misfit[1];
+  finish_host_contacts(dissipation);
+  max_stuck_slip = std::sqrt(max_stuck_slip);
+  decide_next_start();
+  dissipated += dissipation;
+  dissipation_rate = dissipation / tau;
+}
+
 // this process's friction problem as the parallel solver reads it (the bodies are the owned
 // atoms, what export_problem() writes): every force and torque but the friction, still in
 // atom->f and atom->torque; the contacts' terms and R_c (compute_row_bounds()); the start forces
@@ -1189,21 +1299,27 @@ double FixCoulombFrictionExact::sweep()
 
 void FixCoulombFrictionExact::finish(int vflag)
 {
-  const int nlocal = atom->nlocal;
-  double **f = atom->f, **torque = atom->torque;
-  const int *mask = atom->mask;
   // the dissipation of a step, over the owned atoms (f and torque still hold the forces without
   // the friction); run setup's is counted contact by contact, since it leaves out the contacts
   // whose kick the last step counted
   double dissipation = setup_step ? 0.0 : dissipation_by_atoms();
-  for (int k = 0; k < nlocal; k++) {
-    if (mask[k] & frozen_bits) continue;    // fix freeze has zeroed them: keep it so
-    for (int m = 0; m < 3; m++) f[k][m] = total[k][m];
-    for (int m = 0; m < 3; m++) torque[k][m] = total[k][3 + m];
-  }
+  forces_from_totals();
 
   v_init(vflag);
   n_contacts = n_stuck = max_stuck_slip = dissipation_rate = 0.0;
+  finish_host_contacts(dissipation);
+  if (vflag_atom) tally_peratom_virial();
+  max_stuck_slip = std::sqrt(max_stuck_slip);
+  if (!setup_step) decide_next_start();
+  dissipated += dissipation;
+  dissipation_rate = dissipation / tau;
+}
+
+// the contacts made on the host, solved: each one's result stored (store_result(): the counts,
+// the largest stuck slip squared, the start misfits), its dissipation where the sum over atoms
+// leaves it out, its owner told, its virial (a sphere pair's)
+void FixCoulombFrictionExact::finish_host_contacts(double &dissipation)
+{
   for (int k = 0; k < ncontacts; k++) {
     store_result(k);
     const ge::CoulombContact &c = contacts.c[k];
@@ -1224,11 +1340,18 @@ void FixCoulombFrictionExact::finish(int vflag)
     contact_virial(k, w);
     for (int m = 0; m < 6; m++) virial[m] += w[m];
   }
-  if (vflag_atom) tally_peratom_virial();
-  max_stuck_slip = std::sqrt(max_stuck_slip);
-  if (!setup_step) decide_next_start();
-  dissipated += dissipation;
-  dissipation_rate = dissipation / tau;
+}
+
+// the owned atoms' forces and torques: their totals
+void FixCoulombFrictionExact::forces_from_totals()
+{
+  double **f = atom->f, **torque = atom->torque;
+  const int *mask = atom->mask;
+  for (int k = 0; k < atom->nlocal; k++) {
+    if (mask[k] & frozen_bits) continue;    // fix freeze has zeroed them: keep it so
+    for (int m = 0; m < 3; m++) f[k][m] = total[k][m];
+    for (int m = 0; m < 3; m++) torque[k][m] = total[k][3 + m];
+  }
 }
 
 // The friction's dissipation over this step's kick summed over the owned atoms, each with the
@@ -1386,14 +1509,20 @@ void FixCoulombFrictionExact::solve_step(int vflag)
                "step)",
                id);
   begun = false;
+  // (contacts the pair kept: it did no friction work since begin_contacts(), so the step's time
+  // counts from here, without the communication and the other fixes in between)
+  if (contacts_in_space) step_began = platform::walltime();
   const double offloaded_before = offloaded_steps;
-  residual = solve();
+  if (contacts_in_space && !solve_in_space()) bring_contacts_to_host();
+  if (!contacts_in_space) residual = solve();
   const bool reached = reached_tol();
   // (run setup's solve continues the last step's kick: the change of that step is kept)
   changes_solved = !setup_step && reached && last_reached_tol;
   last_reached_tol = reached;
   count_short_solve(reached);
-  finish(vflag);
+  if (contacts_in_space) finish_in_space(vflag);
+  else finish(vflag);
+  contacts_in_space = false;
   // (a step the attached solver took: the time from the pair's hand-over)
   if (offloaded_steps > offloaded_before) friction_seconds += platform::walltime() - step_began;
 }
@@ -1451,12 +1580,15 @@ void FixCoulombFrictionExact::post_run()
 void FixCoulombFrictionExact::report_offloaded_steps() const
 {
   if (offload == nullptr || comm->me != 0) return;
+  // (the friction's other work: from the pair's hand-over to the forces stored, but the solve;
+  // on the host, and for a step made and stored in the execution space, there too)
   if (offloaded_steps > 0.0)
     utils::logmesg(lmp,
                    "Fix {} (tangential coulomb): {:.0f} of the {:.0f} steps of this run solved in "
-                   "{}: {:.4g} ms per step in the solve, {:.4g} ms per step of the friction's "
-                   "work on the host around it\n",
-                   id, offloaded_steps, run_steps, offload->where(),
+                   "{}, {:.0f} of them made from the contacts' histories and stored there too: "
+                   "{:.4g} ms per step in the solve, {:.4g} ms per step of the friction's other "
+                   "work\n",
+                   id, offloaded_steps, run_steps, offload->where(), in_space_steps,
                    1e3 * offload_seconds / offloaded_steps,
                    1e3 * (friction_seconds - offload_seconds) / offloaded_steps);
   if (declined_steps > 0.0)

@@ -87,6 +87,13 @@ class FixCoulombFrictionExact : public Fix {
   // space), where the friction problem is one process's alone (solve_newton_offloaded);
   // nullptr: none. Its owner detaches it before it goes.
   void attach_offload(CoulombFrictionOffload *solver) { offload = solver; }
+  // A whole friction step in the pair's execution space (pair granular/exact/kk: the step's
+  // contacts made, solved and stored there, solve_in_space); nullptr: none. With one attached
+  // the pair keeps a step's sphere contacts (keep_contacts_in_space(), after begin_contacts())
+  // and the fix has them handed in only where the step cannot run there
+  // (bring_contacts_to_host()). Its owner detaches it before it goes.
+  void attach_step(CoulombFrictionStep *step) { in_space = step; }
+  void keep_contacts_in_space() { contacts_in_space = true; }
 
   class PairGranularExact *pair;
   bool active;          // some law (pair or wall) uses `tangential coulomb`
@@ -181,10 +188,13 @@ class FixCoulombFrictionExact : public Fix {
   double start_misfit[2];     // this step's, previous and extrapolated start (add_start_misfits)
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
   CoulombFrictionOffload *offload = nullptr;
+  CoulombFrictionStep *in_space = nullptr;
+  bool contacts_in_space = false;    // this step's sphere contacts are kept by the pair
   // this run: the steps the attached solver solved, its seconds in them, and those of the whole
   // friction step (from the pair's hand-over to the forces stored): post_run() reports them
   double offloaded_steps = 0.0, offload_seconds = 0.0, friction_seconds = 0.0;
   double declined_steps = 0.0;    // this run's steps that the attached solver did not take
+  double in_space_steps = 0.0;    // this run's steps made and stored in the pair's space too
   double step_began = 0.0;       // when the pair began this step's contacts
 
   void grow_per_atom_arrays();
@@ -208,6 +218,9 @@ class FixCoulombFrictionExact : public Fix {
   int apgd_iterations(int most, double &res_all);
   double solve_newton();
   bool offload_applies() const;
+  void bring_contacts_to_host();
+  bool solve_in_space();
+  void finish_in_space(int vflag);
   bool solve_newton_offloaded(double &res_all);
   ge_coulomb_problem::Problem problem_of_this_step() const;
   void pack_terms();
@@ -244,6 +257,8 @@ class FixCoulombFrictionExact : public Fix {
   void count_holders();
   double relaxation(int k) const;
   void finish(int vflag);
+  void finish_host_contacts(double &dissipation);
+  void forces_from_totals();
   void store_result(int k);
   void add_start_misfits(int k, const ge::Vec3 &old_force, const ge::Vec3 &old_change);
   void decide_next_start();

@@ -3,10 +3,10 @@
 # in.coulomb_bed (bench/in.coulomb_solve, default solver and tol) with the host style on one core
 # and with /kk, against the classic law under /kk on the same bed, in the same set-up (medians of
 # interleaved repeats). Under /kk the force loop runs in the Kokkos execution space, and so does
-# the friction's Newton solve on one process (potentials_docs, "Styles with a KOKKOS suffix"); the
-# fix builds the problem on the host (the fix's run-end line gives the solve's time and the host's
-# work around it, printed per bed). KOKKOS_SETUP="t 2" with an OpenMP build measures the same on
-# host threads.
+# the friction's whole step on one process: the contacts made from their histories, solved and
+# stored there (potentials_docs, "Styles with a KOKKOS suffix"; the fix's run-end line gives the
+# solve's time and that of the friction's other work, printed per bed). KOKKOS_SETUP="t 2" with
+# an OpenMP build measures the same on host threads.
 #
 # Usage: bench/device/run_kokkos_coulomb.sh DIR BEDS [steps (20)] [repeats (3)] [beds ("36.1 72.2")]
 #   DIR: filled by build_kokkos_gpu.sh (or any build folder with lmp); BEDS: the beds' restart
@@ -56,7 +56,7 @@ for r in $(seq 1 "$repeats"); do
       iterations[$bed|$c]=$(awk '/^BENCH contacts/ {print $5}' "$log")
       [ "$law" = coulomb ] && contacts[$bed]=$(awk '/^BENCH contacts/ {print $3}' "$log")
       # (the friction fix's run-end line of the timed run, where the execution space solved: its
-      # solve and the host's work around it, ms per step)
+      # solve and the friction's other work, ms per step)
       if [ "$c" = "kk coulomb" ]; then
         split=$(awk '/steps of this run solved in/ {v = ""; for (f = 1; f < NF; f++) if ($(f + 1) == "ms") v = v $f " "} END {print v}' "$log")
         read -r solve_ms host_ms _ <<< "$split"
@@ -78,6 +78,6 @@ for bed in "${beds[@]}"; do
     printf "    %-13s %9.3f ms/step  ratio to classic under /kk %5.1f%s\n" "$c" \
       "$(echo "$m $nsteps" | awk '{print 1000*$1/$2}')" "$(echo "$m $classic" | awk '{print $1/$2}')" "$its"
   done
-  printf "    /kk coulomb: %s ms/step in the solve, %s ms/step of the friction's host work around it\n" \
+  printf "    /kk coulomb: %s ms/step in the solve, %s ms/step of the friction's other work\n" \
     "$(echo "${solve_times[$bed]}" | median)" "$(echo "${host_times[$bed]}" | median)"
 done

@@ -7,16 +7,19 @@
 #   KOKKOS_SETUP (environment): what follows `-k on`, default "g 1" ("t 1" tries the script on a
 #   host-only KOKKOS build)
 #   PARTS (environment): which of the parts below to run, default "check bench large" ("hub":
-#   part 1b alone). On an
+#   part 1b alone). FAMILIES (environment): the names of kokkos_families.txt that part 1 checks,
+#   default all of them. On an
 #   H100 the check took about 3 minutes and the bench about 3 (one device session has 15 minutes,
 #   the machine's start included): run the large benchmark in a call of its own.
 #
 # 1. Every law family of unittest/decks/kokkos_families.txt on the sheared packing, as
 #    unittest/test_deck_kokkos.cpp runs them: one process with the host style, one with /kk on the
-#    GPU (newton off; on for `tangential coulomb`, whose friction the fix hands to the GPU's
-#    Newton solver); the states after 1 step must agree to 1e-13 (1e-12 for coulomb: the two
-#    solves stop at other iterates within tol 1e-13) and after 200 steps to 1e-10 (the tolerances
-#    of the OpenMP tests; the packing amplifies round-off over the steps). Each line ends "same" or "DIFFERENT"; the script's status is the number of DIFFERENT.
+#    GPU (newton off; on for `tangential coulomb`, whose friction step - the contacts made from
+#    their histories, the Newton solve, the result stored - must run on the GPU every step); the
+#    states after 1 step must agree to 1e-13 (1e-12 for coulomb: the two solves stop at other
+#    iterates within tol 1e-13) and after 200 steps to 1e-10 (the tolerances of the OpenMP tests;
+#    the packing amplifies round-off over the steps). Each line ends "same" or "DIFFERENT"; the
+#    script's status is the number of DIFFERENT.
 #    1b. The same for a sphere with 120 contacts (unittest/decks/in.coulomb_hub), which needs
 #    120 colours; the device must solve every step.
 # 2. bench/run_kokkos.sh: the bench deck (20,384 spheres) on the host styles (one core) and on
@@ -54,6 +57,7 @@ different=0
   [[ "$line" =~ ^[[:space:]]*(#|$) ]] && continue
   IFS='|' read -r name store contact vars <<< "$line"
   name=$(echo "$name" | xargs) store=$(echo "$store" | xargs) contact=$(echo "$contact" | xargs)
+  [ -z "${FAMILIES:-}" ] || [[ " $FAMILIES " == *" $name "* ]] || continue
   read -r -a extra <<< "$vars"
   # (`tangential coulomb` needs newton on: its friction fix solves each contact once)
   newton=off; [[ "$contact" == *coulomb* ]] && newton=on
@@ -71,6 +75,10 @@ different=0
       { echo "  $name: the GPU run did not use granular/exact/kk"; different=$((different + 1)); }
     [ "$newton" = off ] || grep -q "(solver newton) is solved in the Kokkos device" "$work/log.$name.$n.gpu" ||
       { echo "  $name: the friction was not solved on the GPU"; different=$((different + 1)); }
+    # (every step of the run made from the slots, solved and stored on the GPU)
+    [ "$newton" = off ] || grep -q "$n of the $n steps of this run solved in the Kokkos device, $n of them made" "$work/log.$name.$n.gpu" ||
+      { echo "  $name: not every step of the friction was made and stored on the GPU:"
+        grep "steps of this run" "$work/log.$name.$n.gpu"; different=$((different + 1)); }
     result=$(cd "$work" && "$dir/compare_packing_states" "$name.$n.host" "$name.$n.gpu" "$tol")
     [ $? -eq 0 ] || different=$((different + 1))
     echo "  $n steps: $result"
@@ -90,7 +98,7 @@ if [[ " $parts " == *" check "* || " $parts " == *" hub "* ]]; then
     (cd "$work" && timeout 120 "$dir/lmp" -nocite -screen none -log "log.hub.$how" "${args[@]}" \
        -in "hub.$how.in") || { echo "  hub $how: lmp failed:"; tail -5 "$work/log.hub.$how"; }
   done
-  grep -q "200 of the 200 steps of this run solved in the Kokkos device" "$work/log.hub.gpu" ||
+  grep -q "200 of the 200 steps of this run solved in the Kokkos device, 200 of them made" "$work/log.hub.gpu" ||
     { echo "  hub: not every step was solved on the GPU:"; grep "steps of this run" "$work/log.hub.gpu";
       different=$((different + 1)); }
   result=$(cd "$work" && "$dir/compare_packing_states" --atoms-only hub.host hub.gpu 1e-10)

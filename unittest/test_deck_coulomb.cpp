@@ -1006,6 +1006,35 @@ variable        step_time equal dt)");
                 diagonal.iterations, diagonal.krylov, diagonal.residual);
     EXPECT_GT(diagonal.krylov, 0);
     EXPECT_LE(diagonal.residual, problem.tol);
+    // the same solve from arrays in place, as the friction step in a Kokkos execution space runs
+    // it (the start's totals gathered atom by atom from the other forces, each atom's contacts in
+    // the order of its list: the order in which the problem's totals add them): the same
+    // iterations to the same forces and totals, bit for bit
+    std::vector<int> body_start, side;
+    body_lists(coloured, body_start, side);
+    ProblemInPlace in_place;
+    in_place.nc = static_cast<int>(coloured.terms.size());
+    in_place.nb = coloured.nbodies;
+    in_place.tol = coloured.tol;
+    in_place.terms = coloured.terms.data();
+    in_place.start = coloured.start.data();
+    in_place.total0 = coloured.total0.data();
+    in_place.body_start = body_start.data();
+    in_place.side = side.data();
+    ParallelNewton<HostLoops> from_place(loops, in_place, colours, coloured.extrapolated, 8,
+                                         Preconditioner::Diagonal);
+    const NewtonResult placed_solve = from_place.solve(1000000);
+    EXPECT_EQ(placed_solve.iterations, diagonal.iterations);
+    EXPECT_EQ(placed_solve.residual, diagonal.residual);
+    EXPECT_EQ(placed_solve.stuck_rate, diagonal.stuck_rate);
+    EXPECT_EQ(placed_solve.totals, diagonal.totals);
+    EXPECT_TRUE(placed_solve.force.empty());    // (they stay in the solver's memory)
+    size_t same_forces = 0;
+    for (size_t at = 0; at < coloured.terms.size(); at++) {
+      const Vec3 &a = from_place.forces()[at], &b = diagonal.force[at];
+      same_forces += a.x == b.x && a.y == b.y && a.z == b.z;
+    }
+    EXPECT_EQ(same_forces, coloured.terms.size());
 
     EXPECT_GT(colours.colours(), 1);
     expect_valid_colours(problem, coloured, colours);

@@ -58,6 +58,10 @@ for r in $(seq 1 "$repeats"); do
       # (the friction fix's run-end line of the timed run, where the execution space solved: its
       # solve and the friction's other work, ms per step)
       if [ "$c" = "kk coulomb" ]; then
+        # (the timed steps must have been made and stored in the execution space, not on the host)
+        grep -q "$nsteps of the $nsteps steps of this run solved in .*, $nsteps of them made" "$log" ||
+          { echo "  $bed $c: not every timed step was made in the execution space:" >&2
+            grep "steps of this run" "$log" | tail -1 >&2; }
         split=$(awk '/steps of this run solved in/ {v = ""; for (f = 1; f < NF; f++) if ($(f + 1) == "ms") v = v $f " "} END {print v}' "$log")
         read -r solve_ms host_ms _ <<< "$split"
         solve_times[$bed]+="${solve_ms:-nan} "

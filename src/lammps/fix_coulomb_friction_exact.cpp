@@ -297,7 +297,6 @@ void FixCoulombFrictionExact::begin_contacts(CoulombFrictionTally *pair_tally)
   local_ghost_totals = false;
   sphere_tally = pair_tally;
   begun = true;
-  step_began = platform::walltime();
 }
 
 void FixCoulombFrictionExact::kick_times(double now, double &start, double &end) const
@@ -489,10 +488,6 @@ double FixCoulombFrictionExact::solve()
       default: res_all = solve_gauss_seidel(); break;
     }
     measure_residual();
-  }
-  if (!setup_step) {
-    sweeps_total += sweeps_used;
-    solves_total += 1.0;
   }
   return res_all;
 }
@@ -740,25 +735,31 @@ bool FixCoulombFrictionExact::solve_newton_offloaded(double &res_all)
     if (!setup_step) declined_steps += 1.0;
     return false;
   }
-  // the owned atoms' totals as the solver summed them (no contact acts on a ghost's)
+  take_solve(solve, solved);
+  res_all = solve.true_error;
+  return true;
+}
+
+// A solve the attached solver made: the owned atoms' totals as it summed them (no contact acts
+// on a ghost's), the forces of the contacts made here, its iterations, and measure_residual()'s
+// two measures, which it took from the same forces and totals
+void FixCoulombFrictionExact::take_solve(const CoulombFrictionOffload::Solve &solve,
+                                         const std::vector<Vec3> &force)
+{
   for (int b = 0; b < atom->nlocal; b++)
     for (int m = 0; m < 6; m++) total[b][m] = solve.totals[6 * (size_t) b + m];
   for (double &w : wall_side) w = 0.0;
   for (int k = 0; k < ncontacts; k++) {
-    contacts.force[k] = solved[k];
+    contacts.force[k] = force[k];
     contacts.stick[k] = !ge::coulomb_on_rim(contacts.c[k], contacts.force[k]);
   }
   sweeps_used = solve.iterations;
   close_start = solve.close_start;
-  res_all = solve.true_error;
-  // (measure_residual()'s two measures, taken by the solver from the same forces and totals)
   natural_residual = solve.true_error;
   stuck_velocity_after = tau * solve.stuck_rate;
-  if (!setup_step) {
-    offloaded_steps += 1.0;
-    offload_seconds += solve.seconds;
-  }
-  return true;
+  if (setup_step) return;
+  offloaded_steps += 1.0;
+  offload_seconds += solve.seconds;
 }
 
 /* ----------------------------------------------------------------------
@@ -780,12 +781,7 @@ bool FixCoulombFrictionExact::solve_in_space()
   const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
   std::vector<int> totals_row(nall);
   for (int k = 0; k < nall; k++) totals_row[k] = totals_index(k);
-  std::vector<double> total0(6 * (size_t) nlocal);
-  for (int b = 0; b < nlocal; b++)
-    for (int m = 0; m < 3; m++) {
-      total0[6 * (size_t) b + m] = atom->f[b][m];
-      total0[6 * (size_t) b + 3 + m] = atom->torque[b][m];
-    }
+  const std::vector<double> total0 = other_forces();
   CoulombFrictionStep::Settings s;
   s.tau = tau;
   s.ftm2v = force->ftm2v;
@@ -801,10 +797,7 @@ bool FixCoulombFrictionExact::solve_in_space()
   s.totals_row = totals_row.data();
   s.total0 = total0.data();
   // (the contacts made here: the walls', whose R_c the step sets with the others')
-  std::vector<ge_coulomb_problem::ContactTerms> host_terms(ncontacts);
-  for (int k = 0; k < ncontacts; k++)
-    host_terms[k] = ge_coulomb_problem::ContactTerms::of(contacts.c[k], contacts.coupling[k], 0.0,
-                                                         contacts.i[k], contacts.j[k]);
+  const std::vector<ge_coulomb_problem::ContactTerms> host_terms = contact_terms(false);
   s.nhost = ncontacts;
   s.host_terms = host_terms.data();
   s.host_start = contacts.force.data();
@@ -813,21 +806,9 @@ bool FixCoulombFrictionExact::solve_in_space()
   // (a step it declines goes to solve(), whose offload counts it where it declines too)
   if (!in_space->solve(s, solve, host_force)) return false;
   ghost_totals = false;
-  for (int b = 0; b < nlocal; b++)
-    for (int m = 0; m < 6; m++) total[b][m] = solve.totals[6 * (size_t) b + m];
-  for (int k = 0; k < ncontacts; k++) {
-    contacts.force[k] = host_force[k];
-    contacts.stick[k] = !ge::coulomb_on_rim(contacts.c[k], contacts.force[k]);
-  }
-  sweeps_used = solve.iterations;
-  close_start = solve.close_start;
-  residual = natural_residual = solve.true_error;
-  stuck_velocity_after = tau * solve.stuck_rate;
-  offloaded_steps += 1.0;
+  take_solve(solve, host_force);
+  residual = solve.true_error;
   in_space_steps += 1.0;
-  offload_seconds += solve.seconds;
-  sweeps_total += sweeps_used;
-  solves_total += 1.0;
   return true;
 }
 
@@ -876,19 +857,36 @@ ge_coulomb_problem::Problem FixCoulombFrictionExact::problem_of_this_step() cons
   p.nbodies = atom->nlocal;
   p.tol = settings.tol;
   p.extrapolated = extrapolated_start;
-  p.total0.resize(6 * (size_t) p.nbodies);
-  for (int b = 0; b < p.nbodies; b++)
-    for (int m = 0; m < 3; m++) {
-      p.total0[6 * (size_t) b + m] = atom->f[b][m];
-      p.total0[6 * (size_t) b + 3 + m] = atom->torque[b][m];
-    }
-  p.terms.resize(ncontacts);
-  for (int k = 0; k < ncontacts; k++)
-    p.terms[k] = ge_coulomb_problem::ContactTerms::of(contacts.c[k], contacts.coupling[k],
-                                                      contacts.inv_row[k], contacts.i[k],
-                                                      contacts.j[k]);
+  p.total0 = other_forces();
+  p.terms = contact_terms(true);
   p.start.assign(contacts.force.begin(), contacts.force.begin() + ncontacts);
   return p;
+}
+
+// every force and torque on the owned atoms but the friction (still in atom->f and
+// atom->torque), 6 per atom
+std::vector<double> FixCoulombFrictionExact::other_forces() const
+{
+  std::vector<double> total0(6 * (size_t) atom->nlocal);
+  for (int b = 0; b < atom->nlocal; b++)
+    for (int m = 0; m < 3; m++) {
+      total0[6 * (size_t) b + m] = atom->f[b][m];
+      total0[6 * (size_t) b + 3 + m] = atom->torque[b][m];
+    }
+  return total0;
+}
+
+// the terms of this step's contacts, with their R_c (compute_row_bounds()) or, for a solver
+// that sets them itself, none
+std::vector<ge_coulomb_problem::ContactTerms>
+FixCoulombFrictionExact::contact_terms(bool with_row_bounds) const
+{
+  std::vector<ge_coulomb_problem::ContactTerms> terms(ncontacts);
+  for (int k = 0; k < ncontacts; k++)
+    terms[k] = ge_coulomb_problem::ContactTerms::of(
+        contacts.c[k], contacts.coupling[k], with_row_bounds ? contacts.inv_row[k] : 0.0,
+        contacts.i[k], contacts.j[k]);
+  return terms;
 }
 
 // APGD's and CG's passes read the contacts' terms packed (112 of the 192 bytes of c and coupling;
@@ -1509,12 +1507,17 @@ void FixCoulombFrictionExact::solve_step(int vflag)
                "step)",
                id);
   begun = false;
-  // (contacts the pair kept: it did no friction work since begin_contacts(), so the step's time
-  // counts from here, without the communication and the other fixes in between)
-  if (contacts_in_space) step_began = platform::walltime();
+  // (where a solver is attached the pair keeps its contacts and did no friction work since
+  // begin_contacts(): the step's time counts from here, without the communication and the
+  // other fixes in between)
+  const double step_began = platform::walltime();
   const double offloaded_before = offloaded_steps;
   if (contacts_in_space && !solve_in_space()) bring_contacts_to_host();
   if (!contacts_in_space) residual = solve();
+  if (!setup_step) {
+    sweeps_total += sweeps_used;
+    solves_total += 1.0;
+  }
   const bool reached = reached_tol();
   // (run setup's solve continues the last step's kick: the change of that step is kept)
   changes_solved = !setup_step && reached && last_reached_tol;
@@ -1523,7 +1526,7 @@ void FixCoulombFrictionExact::solve_step(int vflag)
   if (contacts_in_space) finish_in_space(vflag);
   else finish(vflag);
   contacts_in_space = false;
-  // (a step the attached solver took: the time from the pair's hand-over)
+  // (a step the attached solver took)
   if (offloaded_steps > offloaded_before) friction_seconds += platform::walltime() - step_began;
 }
 
@@ -1573,15 +1576,13 @@ void FixCoulombFrictionExact::post_run()
                  settings.tol, short_residual, stuck_velocity, id, id);
 }
 
-// where the time of the steps solved by the attached solver went: in its solve, and on the host
-// around it (from the pair's hand-over of the contacts to the result stored, including what
-// runs between, such as a wall fix adding its contacts), which a solve on a GPU leaves as the
-// step's floor (one process: the offload's condition)
+// where the time of the steps solved by the attached solver went: in its solve, and in the
+// friction's other work, from post_force to the result stored (the contacts handed in or made in
+// the execution space, R_c, the result stored: on the host, and for a step made in the execution
+// space, there too); and the steps it did not take
 void FixCoulombFrictionExact::report_offloaded_steps() const
 {
   if (offload == nullptr || comm->me != 0) return;
-  // (the friction's other work: from the pair's hand-over to the forces stored, but the solve;
-  // on the host, and for a step made and stored in the execution space, there too)
   if (offloaded_steps > 0.0)
     utils::logmesg(lmp,
                    "Fix {} (tangential coulomb): {:.0f} of the {:.0f} steps of this run solved in "

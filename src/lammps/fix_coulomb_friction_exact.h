@@ -191,12 +191,11 @@ class FixCoulombFrictionExact : public Fix {
   CoulombFrictionStep *in_space = nullptr;
   bool contacts_in_space = false;    // this step's sphere contacts are kept by the pair
   // this run: the steps the attached solver solved, its seconds in them, and those of the whole
-  // friction step (from the pair's hand-over, or post_force where the pair kept the contacts, to
-  // the forces stored): post_run() reports them
+  // friction step (from post_force, where the pair kept the contacts, to the forces stored):
+  // post_run() reports them
   double offloaded_steps = 0.0, offload_seconds = 0.0, friction_seconds = 0.0;
   double declined_steps = 0.0;    // this run's steps that the attached solver did not take
   double in_space_steps = 0.0;    // this run's steps made and stored in the pair's space too
-  double step_began = 0.0;       // when this step's friction work began (solve_step())
 
   void grow_per_atom_arrays();
   void report_offloaded_steps() const;
@@ -223,7 +222,10 @@ class FixCoulombFrictionExact : public Fix {
   bool solve_in_space();
   void finish_in_space(int vflag);
   bool solve_newton_offloaded(double &res_all);
+  void take_solve(const CoulombFrictionOffload::Solve &solve, const std::vector<ge::Vec3> &force);
   ge_coulomb_problem::Problem problem_of_this_step() const;
+  std::vector<double> other_forces() const;
+  std::vector<ge_coulomb_problem::ContactTerms> contact_terms(bool with_row_bounds) const;
   void pack_terms();
   int newton_step(int most);
   double start_newton_system(double &rr);

@@ -51,10 +51,11 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
 
   const char *declines() const override
   {
-    return Choices::on_host ? "a problem whose contacts need more than 64 colours (each contact of a "
-                     "sphere takes a colour of its own: a sphere with more than 64 contacts "
-                     "needs them)"
-                   : "";
+    // (64: SolveInSpace::kHostColours)
+    return Choices::on_host ? "a problem whose contacts need more than 64 colours (each contact "
+                              "of a sphere takes a colour of its own: a sphere with more than 64 "
+                              "contacts needs them)"
+                            : "";
   }
 
  private:

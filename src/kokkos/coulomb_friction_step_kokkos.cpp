@@ -116,6 +116,46 @@ template <class DeviceType> struct SlotContacts {
   }
 };
 
+// the arrays of grow(): never shrunk, grown with a margin (the contacts change a little every step)
+template <class View> void grow(View &view, size_t n)
+{
+  if (view.extent(0) < n)
+    view = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ge::coulomb_step"), n + n / 8 + 16);
+}
+
+// A step's contacts, one entry each: their terms, start forces and what storing them needs (the
+// slot, < 0 for a contact made on the host; the partner as listed; the sign of the stored force;
+// v_t), and their two atoms (the second's totals row)
+template <class DeviceType> struct ContactArrays {
+  Terms<DeviceType> terms;
+  Vecs<DeviceType> start, v_t;
+  Ints<DeviceType> slot_of, listed_j, body_i, body_j;
+  Doubles<DeviceType> sign;
+  void grow_to(size_t n)
+  {
+    grow(terms, n);
+    grow(start, n);
+    grow(v_t, n);
+    grow(slot_of, n);
+    grow(listed_j, n);
+    grow(body_i, n);
+    grow(body_j, n);
+    grow(sign, n);
+  }
+  // entry n of these becomes entry k of `from`
+  KOKKOS_INLINE_FUNCTION void take(int n, const ContactArrays &from, int k) const
+  {
+    terms(n) = from.terms(k);
+    start(n) = from.start(k);
+    v_t(n) = from.v_t(k);
+    slot_of(n) = from.slot_of(k);
+    listed_j(n) = from.listed_j(k);
+    body_i(n) = from.body_i(k);
+    body_j(n) = from.body_j(k);
+    sign(n) = from.sign(k);
+  }
+};
+
 // per list entry: its contacts to solve; those with nothing to solve get their zero friction
 template <class DeviceType> struct CountContacts {
   SlotContacts<DeviceType> s;
@@ -150,10 +190,7 @@ template <class DeviceType> struct FirstContacts {
 template <class DeviceType> struct MakeContacts {
   SlotContacts<DeviceType> s;
   Ints<DeviceType> first;
-  Terms<DeviceType> terms;
-  Vecs<DeviceType> start, v_t;
-  Ints<DeviceType> slot_of, listed_j, body_i, body_j;
-  Doubles<DeviceType> sign;
+  ContactArrays<DeviceType> made;
   KOKKOS_INLINE_FUNCTION void operator()(int ii) const
   {
     const int i = s.ilist(ii);
@@ -174,14 +211,14 @@ template <class DeviceType> struct MakeContacts {
             stored, to_i * state_vec(s.state, slot, ge::CS_COULOMB_CHANGE), c.normal, c.cap);
       else if (s.warm != ge::CoulombWarmStart::Zero)
         f0 = ge::coulomb_warm_start(stored, c.normal, c.cap);
-      terms(n) = ContactTerms::of(c, k, 0.0, i, jm);
-      start(n) = f0;
-      v_t(n) = c.v_t;
-      slot_of(n) = slot;
-      listed_j(n) = j;
-      body_i(n) = i;
-      body_j(n) = jm;
-      sign(n) = to_i;
+      made.terms(n) = ContactTerms::of(c, k, 0.0, i, jm);
+      made.start(n) = f0;
+      made.v_t(n) = c.v_t;
+      made.slot_of(n) = slot;
+      made.listed_j(n) = j;
+      made.body_i(n) = i;
+      made.body_j(n) = jm;
+      made.sign(n) = to_i;
       n++;
     }
   }
@@ -190,20 +227,8 @@ template <class DeviceType> struct MakeContacts {
 // the contacts placed in the colours' order (Schedule::original)
 template <class DeviceType> struct PlaceInColours {
   Ints<DeviceType> original;
-  Terms<DeviceType> terms, to_terms;
-  Vecs<DeviceType> start, to_start, v_t, to_v_t;
-  Ints<DeviceType> slot_of, to_slot_of, listed_j, to_listed_j;
-  Doubles<DeviceType> sign, to_sign;
-  KOKKOS_INLINE_FUNCTION void operator()(int n) const
-  {
-    const int k = original(n);
-    to_terms(n) = terms(k);
-    to_start(n) = start(k);
-    to_v_t(n) = v_t(k);
-    to_slot_of(n) = slot_of(k);
-    to_listed_j(n) = listed_j(k);
-    to_sign(n) = sign(k);
-  }
+  ContactArrays<DeviceType> from, to;
+  KOKKOS_INLINE_FUNCTION void operator()(int n) const { to.take(n, from, original(n)); }
 };
 
 // R_c of each contact (compute_row_bounds()): every body's contacts and their lever arms,
@@ -250,14 +275,9 @@ template <class DeviceType> struct GatherForces {
   KOKKOS_INLINE_FUNCTION void operator()(int e) const { to(e) = force[at(e)]; }
 };
 
-// the sums of the fix's outputs over the stored contacts
-struct StoreSums {
-  double contacts, stuck, slip2, products[9], misfit[2];
-};
-
 // each of the pair's contacts' solved force into its slot's state (store_result()), and the sums
 template <class DeviceType> struct StoreContacts {
-  typedef StoreSums value_type;
+  typedef LAMMPS_NS::CoulombFrictionStep::Sums value_type;
   typename ArrayTypes<DeviceType>::t_x_array_randomread x;
   States<DeviceType> state;
   Terms<DeviceType> terms;
@@ -298,7 +318,7 @@ template <class DeviceType> struct StoreContacts {
     if (stick) {
       sums.stuck += 1.0;
       const double slip2 = ge::dot(v_t(n), v_t(n));
-      if (slip2 > sums.slip2) sums.slip2 = slip2;
+      if (slip2 > sums.largest_slip2) sums.largest_slip2 = slip2;
     }
     if (!products) return;
     // l from the partner as listed to i (the pair's hand-over), times the force on i
@@ -310,7 +330,7 @@ template <class DeviceType> struct StoreContacts {
   }
   KOKKOS_INLINE_FUNCTION void init(value_type &sums) const
   {
-    sums.contacts = sums.stuck = sums.slip2 = 0.0;
+    sums.contacts = sums.stuck = sums.largest_slip2 = 0.0;
     for (double &p : sums.products) p = 0.0;
     sums.misfit[0] = sums.misfit[1] = 0.0;
   }
@@ -318,7 +338,7 @@ template <class DeviceType> struct StoreContacts {
   {
     into.contacts += from.contacts;
     into.stuck += from.stuck;
-    if (from.slip2 > into.slip2) into.slip2 = from.slip2;
+    if (from.largest_slip2 > into.largest_slip2) into.largest_slip2 = from.largest_slip2;
     for (int m = 0; m < 9; m++) into.products[m] += from.products[m];
     into.misfit[0] += from.misfit[0];
     into.misfit[1] += from.misfit[1];
@@ -407,47 +427,23 @@ template <class DeviceType> class CoulombFrictionStepKokkos : public CoulombFric
     s.changes_solved = changes_solved;
     s.extrapolating = extrapolating;
     s.products = tally_pair || virial;
-    StoreSums total;
-    Kokkos::parallel_reduce("ge::coulomb_store", policy(ncontacts), s, total);
+    Kokkos::parallel_reduce("ge::coulomb_store", policy(ncontacts), s, sums);
     pair->k_state.template modify<DeviceType>();
     solver.reset();
-    sums.contacts = total.contacts;
-    sums.stuck = total.stuck;
-    sums.largest_slip2 = total.slip2;
-    for (int m = 0; m < 9; m++) sums.products[m] = total.products[m];
-    sums.misfit[0] = total.misfit[0];
-    sums.misfit[1] = total.misfit[1];
     // the pair's global vector: the friction's share of its contact stress (tally_friction())
     if (tally_pair)
-      for (int m = 0; m < 9; m++) pair->pvector[6 + m] += total.products[m];
+      for (int m = 0; m < 9; m++) pair->pvector[6 + m] += sums.products[m];
   }
 
   void hand_over() override { pair->hand_contacts_to_friction(); }
 
  private:
   using Solver = ge_coulomb_problem::ParallelNewton<ge_coulomb_problem::KokkosLoops<Space>>;
-  struct Contacts {
-    Terms<DeviceType> terms;
-    Vecs<DeviceType> start, v_t;
-    Ints<DeviceType> slot_of, listed_j, body_i, body_j;
-    Doubles<DeviceType> sign;
-    void grow_to(size_t n)
-    {
-      grow(terms, n);
-      grow(start, n);
-      grow(v_t, n);
-      grow(slot_of, n);
-      grow(listed_j, n);
-      grow(body_i, n);
-      grow(body_j, n);
-      grow(sign, n);
-    }
-  };
 
   PairGranularExactKokkos<DeviceType> *pair;
   ge_coulomb_problem::KokkosLoops<Space> loops;
   std::unique_ptr<Solver> solver;
-  Contacts made, coloured;    // in the slots' order, and in the colours'
+  ContactArrays<DeviceType> made, coloured;    // in the slots' order, and in the colours'
   Ints<DeviceType> count, first, original, body_start, side;
   Doubles<DeviceType> inv_mass, inv_inertia, levers, total0;
   Ints<DeviceType> totals_row;
@@ -457,12 +453,6 @@ template <class DeviceType> class CoulombFrictionStepKokkos : public CoulombFric
   Ints<DeviceType> host_at;    // where the host's contacts are in the colours' order
   Vecs<DeviceType> host_solved;
 
-  template <class View> static void grow(View &view, size_t n)
-  {
-    if (view.extent(0) < n)
-      view = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ge::coulomb_step"),
-                  n + n / 8 + 16);
-  }
   // n values from the host into the first of `to` (copy_in: into a range of it)
   template <class View, class T> static void copy_to_space(View &to, const T *from, size_t n)
   {
@@ -525,10 +515,7 @@ template <class DeviceType> class CoulombFrictionStepKokkos : public CoulombFric
     pair->k_state.template modify<DeviceType>();
     made.grow_to(nc + settings.nhost);    // (room for the host's after them)
     if (nc == 0) return 0;
-    MakeContacts<DeviceType> m{s,           first,         made.terms,  made.start,
-                               made.v_t,    made.slot_of,  made.listed_j, made.body_i,
-                               made.body_j, made.sign};
-    Kokkos::parallel_for("ge::coulomb_make", policy(inum), m);
+    Kokkos::parallel_for("ge::coulomb_make", policy(inum), MakeContacts<DeviceType>{s, first, made});
     return nc;
   }
 
@@ -579,12 +566,8 @@ template <class DeviceType> class CoulombFrictionStepKokkos : public CoulombFric
     grow(original, nc);
     copy_to_space(original, schedule.original.data(), nc);
     coloured.grow_to(nc);
-    PlaceInColours<DeviceType> p{original,         made.terms,      coloured.terms,
-                                 made.start,       coloured.start,  made.v_t,
-                                 coloured.v_t,     made.slot_of,    coloured.slot_of,
-                                 made.listed_j,    coloured.listed_j, made.sign,
-                                 coloured.sign};
-    Kokkos::parallel_for("ge::coulomb_place", policy(nc), p);
+    Kokkos::parallel_for("ge::coulomb_place", policy(nc),
+                         PlaceInColours<DeviceType>{original, made, coloured});
   }
 
   void set_row_bounds(const std::vector<int> &starts, const std::vector<int> &sides, int nb, int nc)

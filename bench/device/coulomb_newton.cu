@@ -109,6 +109,12 @@ struct CudaBackend {
     if (end > begin)
       reduce_kernel<<<blocks(end - begin), kThreads, 0, stream>>>(begin, end, f, slots);
   }
+  // (the reduction's blocks add into the slots atomically: what follows is a kernel of its own)
+  template <class F, class Then> void reduce(int begin, int end, F f, Slots *slots, Then then)
+  {
+    reduce(begin, end, f, slots);
+    single(then);
+  }
   template <class F> void single(F f) { single_kernel<<<1, 1, 0, stream>>>(f); }
 
   struct Graph {

@@ -26,8 +26,38 @@ struct PartialTotal {
   double sum[4];
 };
 
-template <class F> struct ReducePass {
+// slots (largest and sums) += a reduction's total
+KOKKOS_INLINE_FUNCTION unsigned long long bits_of(double v)
+{
+#if defined(__CUDA_ARCH__)
+  return static_cast<unsigned long long>(__double_as_longlong(v));
+#else
+  unsigned long long bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits;
+#endif
+}
+
+KOKKOS_INLINE_FUNCTION void add_to_slots(Slots &slots, const PartialTotal &total)
+{
+  if (total.largest > largest_of(slots)) slots.largest = bits_of(total.largest);
+  for (int m = 0; m < 4; m++) slots.sum[m] += total.sum[m];
+}
+
+// nothing to do after a reduction
+struct NothingThen {
+  KOKKOS_INLINE_FUNCTION void operator()() const {}
+};
+
+// A reduction pass: its total goes into the caller's slots, and the control that follows it
+// (`then`) runs, in its final step (on a device, by one thread of the last block of the
+// reduction's own kernel), not in passes of their own. Each pass is a kernel launch, and at
+// these sizes a Krylov iteration's time is mostly launches: with the diagonal blocks it is three
+// kernels this way, not six.
+template <class F, class Then = NothingThen> struct ReducePass {
   F f;
+  Slots *slots;
+  Then then;
   using value_type = PartialTotal;
   KOKKOS_INLINE_FUNCTION void init(value_type &v) const
   {
@@ -38,6 +68,11 @@ template <class F> struct ReducePass {
   {
     if (from.largest > into.largest) into.largest = from.largest;
     for (int m = 0; m < 4; m++) into.sum[m] += from.sum[m];
+  }
+  KOKKOS_INLINE_FUNCTION void final(value_type &total) const
+  {
+    add_to_slots(*slots, total);
+    then();
   }
   KOKKOS_INLINE_FUNCTION void operator()(int k, value_type &into) const
   {
@@ -55,28 +90,6 @@ template <class F> struct EachPass {
 template <class F> struct SinglePass {
   F f;
   KOKKOS_INLINE_FUNCTION void operator()(int) const { f(); }
-};
-
-// slots (largest and sums) += a reduction's total
-struct AddToSlots {
-  Slots *slots;
-  const PartialTotal *total;
-  KOKKOS_INLINE_FUNCTION void operator()(int) const
-  {
-    const double largest = largest_of(*slots);
-    if (total->largest > largest) slots->largest = bits_of(total->largest);
-    for (int m = 0; m < 4; m++) slots->sum[m] += total->sum[m];
-  }
-  KOKKOS_INLINE_FUNCTION static unsigned long long bits_of(double v)
-  {
-#if defined(__CUDA_ARCH__)
-    return static_cast<unsigned long long>(__double_as_longlong(v));
-#else
-    unsigned long long bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    return bits;
-#endif
-  }
 };
 
 // How a solve runs in the execution space Space (the offloaded solve and the friction step
@@ -152,11 +165,18 @@ template <class Space> class KokkosLoops {
   template <class F> void each_reversed(int begin, int end, F f) { each(begin, end, f); }
   template <class F> void reduce(int begin, int end, F f, Slots *slots)
   {
-    if (end <= begin) return;
+    reduce(begin, end, f, slots, NothingThen{});
+  }
+  template <class F, class Then> void reduce(int begin, int end, F f, Slots *slots, Then then)
+  {
+    if (end <= begin) {
+      single(then);
+      return;
+    }
     if (!total_) total_ = alloc<PartialTotal>(1);
     Kokkos::View<PartialTotal, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> into(total_);
-    Kokkos::parallel_reduce("ge::coulomb_reduce", policy(begin, end), ReducePass<F>{f}, into);
-    Kokkos::parallel_for("ge::coulomb_slots", policy(0, 1), AddToSlots{slots, total_});
+    Kokkos::parallel_reduce("ge::coulomb_reduce", policy(begin, end),
+                            ReducePass<F, Then>{f, slots, then}, into);
   }
   template <class F> void single(F f)
   {

@@ -9,6 +9,9 @@
 //   each(begin, end, f)            f(k) for every k of the range, in parallel;
 //   reduce(begin, end, f, slots)   the same, f returning a Partial: its largest value and up to
 //                                  four sums go into `slots`;
+//   reduce(begin, end, f, slots, then)
+//                                  the same, then `then()` once, as a single pass would (a
+//                                  Kokkos device runs it at the end of the reduction's kernel);
 //   single(f)                      the scalar control (momentum, restarts, the Krylov scalars);
 //   batch(graph, n, body)          n copies of the passes `body` makes, one CUDA graph on a
 //                                  device; every pass of the batch first reads the control and
@@ -254,6 +257,11 @@ struct HostLoops {
       for (int m = 0; m < 4; m++) slots->sum[m] += part.sum[m];
     }
     std::memcpy(&slots->largest, &largest, sizeof largest);
+  }
+  template <class F, class Then> void reduce(int begin, int end, F f, Slots *slots, Then then)
+  {
+    reduce(begin, end, f, slots);
+    then();
   }
   template <class F> void single(F f) { f(); }
   struct Graph {};
@@ -569,8 +577,7 @@ template <class B> class ParallelNewton {
       part.largest = ge::coulomb_natural_residual(t.contact(), t.coupling(), v.force[k],
                                                   rate_at(v, k, v.totals[ctl->parity]));
       return part;
-    }, &ctl->check_slots);
-    b_.single(GE_PASS() {
+    }, &ctl->check_slots, GE_PASS() {
       if (!ctl->running) return;
       bool done = ctl->last;
       if (ctl->check) {
@@ -745,8 +752,7 @@ template <class B> class ParallelNewton {
       const Vec3 q = std::sqrt(face.inverse_diagonal) * product;
       v.s[k] = q;
       return krylov_sums(v.r[k], q, v.ap[k]);
-    }, &ctl->slots);
-    b_.single(GE_PASS() {
+    }, &ctl->slots, GE_PASS() {
       if (!ctl->cr_running) return;
       const double left = largest_of(ctl->check_slots);
       clear(ctl->check_slots);

@@ -292,6 +292,10 @@ comm_modify vel yes
        "internal to pair granular/exact"},
       {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\npair_modify compute no\nfix i all nve/sphere\nrun 0",
        "needs the pair computed on every step"},
+      {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\nfix_modify GE_COULOMB preconditioner jacobi",
+       "Illegal fix_modify GE_COULOMB preconditioner jacobi: expected auto, gauss-seidel or diagonal"},
+      {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\nfix_modify GE_COULOMB preconditioner",
+       "Illegal fix_modify GE_COULOMB preconditioner (missing): expected auto"},
   };
   deck::expect_rejected(atoms, setups);
   const deck::BadInput newton_off[] = {
@@ -318,6 +322,26 @@ comm_modify vel yes
                             "with solver newton (the default) and sweeps 20: its first 50 "
                             "iterations are APGD") != std::string::npos;
     EXPECT_EQ(warned, warns) << options;
+  }
+
+  // a preconditioner asked for the solves in a Kokkos execution space, where the fix's own loops
+  // solve (here: the host style) warns once; auto does not
+  for (const char *asked : {"diagonal", "auto"}) {
+    const std::string log = std::string("preconditioner_") + asked + ".log";
+    {
+      deck::Lammps lmp(log);
+      lmp.command(atoms + "pair_style granular/exact\npair_coeff * * hooke 1000 tangential "
+                          "coulomb 0.5\nfix_modify GE_COULOMB preconditioner " + asked +
+                  "\nfix i all nve/sphere\nrun 0\nrun 0");
+    }
+    const std::string text = deck::read_text(log);
+    const std::string warning = "WARNING: fix_modify GE_COULOMB preconditioner has no effect in "
+                                "this run: its friction is solved by the fix's own loops (pair "
+                                "granular/exact, or /kk on one host thread)";
+    const size_t first = text.find(warning);
+    EXPECT_EQ(first != std::string::npos, std::string(asked) == "diagonal") << asked;
+    if (first != std::string::npos)
+      EXPECT_EQ(text.find(warning, first + 1), std::string::npos) << "said once";
   }
 }
 

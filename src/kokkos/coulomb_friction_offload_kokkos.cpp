@@ -27,14 +27,14 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
   using Space = typename DeviceType::execution_space;
   using Choices = SolveInSpace<Space>;
 
-  bool solve_newton(const Problem &problem, int most, std::vector<ge::Vec3> &force,
-                    Solve &solve) override
+  bool solve_newton(const Problem &problem, int most, PreconditionerChoice asked,
+                    std::vector<ge::Vec3> &force, Solve &solve) override
   {
     const Schedule schedule = colour_schedule(problem);
     if (!Choices::takes(schedule)) return false;
     const Problem coloured = in_schedule_order(problem, schedule);
     ParallelNewton<KokkosLoops<Space>> solver(loops, coloured, schedule, problem.extrapolated, 8,
-                                              Choices::preconditioner());
+                                              Choices::preconditioner(asked));
     NewtonResult result = solver.solve(most);
     force.resize(problem.terms.size());
     for (size_t k = 0; k < result.force.size(); k++)
@@ -47,6 +47,11 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
   {
     return Choices::on_host ? "the host threads of the Kokkos execution space"
                             : "the Kokkos device";
+  }
+
+  const char *preconditioned_by(PreconditionerChoice asked) const override
+  {
+    return Choices::preconditioner_name(asked);
   }
 
   const char *declines() const override

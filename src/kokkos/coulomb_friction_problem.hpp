@@ -16,6 +16,11 @@ namespace ge_coulomb_problem {
 
 using ge::Vec3;
 
+// The preconditioner a solve in a Kokkos execution space asks for (fix_modify GE_COULOMB
+// preconditioner): the space's own (Auto: diagonal blocks on a device, symmetric Gauss-Seidel on
+// host threads, SolveInSpace), or either of them
+enum class PreconditionerChoice { Auto, GaussSeidel, Diagonal };
+
 // What a contact's iteration reads: the fields of CoulombContact and CoulombCoupling that the
 // APGD step and the natural residual use, 16 doubles, and its two bodies.
 struct ContactTerms {

@@ -405,7 +405,7 @@ template <class DeviceType> class CoulombFrictionStepKokkos : public CoulombFric
     problem.body_start = this->body_start.data();
     problem.side = this->side.data();
     solver = std::make_unique<Solver>(loops, problem, schedule, settings.extrapolated_start, 8,
-                                      Choices::preconditioner());
+                                      Choices::preconditioner(settings.preconditioner));
     take_result(solver->solve(settings.most), out);
     host_forces(schedule, settings.nhost, host_force);
     return true;

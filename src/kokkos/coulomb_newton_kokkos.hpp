@@ -110,9 +110,19 @@ template <class Space> struct SolveInSpace {
   {
     return !on_host || schedule.colours() <= kHostColours;
   }
-  static constexpr Preconditioner preconditioner()
+  static constexpr Preconditioner preconditioner(PreconditionerChoice asked)
   {
-    return on_host ? Preconditioner::SymmetricGaussSeidel : Preconditioner::Diagonal;
+    return asked == PreconditionerChoice::GaussSeidel ? Preconditioner::SymmetricGaussSeidel
+        : asked == PreconditionerChoice::Diagonal     ? Preconditioner::Diagonal
+        : on_host                                     ? Preconditioner::SymmetricGaussSeidel
+                                                      : Preconditioner::Diagonal;
+  }
+  // for the log
+  static const char *preconditioner_name(PreconditionerChoice asked)
+  {
+    return preconditioner(asked) == Preconditioner::Diagonal
+        ? "the contacts' diagonal blocks"
+        : "symmetric Gauss-Seidel in colours";
   }
 };
 

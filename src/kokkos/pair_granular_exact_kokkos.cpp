@@ -380,9 +380,11 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::say_where_
   if (newton && comm->nprocs == 1 && friction_offload) {
     utils::logmesg(lmp,
                    "Pair granular/exact/kk: the friction of 'tangential coulomb' (solver newton) "
-                   "is solved in {}, by the parallel form of the host style's solver (it stops at "
-                   "another iterate within tol than pair granular/exact)\n",
-                   friction_offload->where());
+                   "is solved in {}, by the parallel form of the host style's solver, its Krylov "
+                   "iterations preconditioned by {} (it stops at another iterate within tol than "
+                   "pair granular/exact)\n",
+                   friction_offload->where(),
+                   friction_offload->preconditioned_by(friction->preconditioner_asked()));
     return;
   }
   const char *why = !newton             ? "solver gs and apgd run on the host"

@@ -28,12 +28,15 @@ class CoulombFrictionOffload {
   };
   virtual ~CoulombFrictionOffload() = default;
   // the Newton solve of `problem` in at most `most` iterations, its forces into `force`, their
-  // totals and measures into `solve`; false where this solver cannot take the problem (the fix
-  // then solves it itself)
+  // totals and measures into `solve`, its Krylov iterations preconditioned as `asked`; false
+  // where this solver cannot take the problem (the fix then solves it itself)
   virtual bool solve_newton(const ge_coulomb_problem::Problem &problem, int most,
+                            ge_coulomb_problem::PreconditionerChoice asked,
                             std::vector<ge::Vec3> &force, Solve &solve) = 0;
   // where it solves, for the log ("an NVIDIA GPU", "host threads")
   virtual const char *where() const = 0;
+  // the preconditioner it takes where `asked`, for the log
+  virtual const char *preconditioned_by(ge_coulomb_problem::PreconditionerChoice asked) const = 0;
   // what problems it does not take (solve_newton() false), for the log
   virtual const char *declines() const = 0;
 };
@@ -49,6 +52,8 @@ class CoulombFrictionStep {
   struct Settings {
     double tau = 0.0, ftm2v = 1.0, tol = 0.0;
     int most = 0;    // the budget of iterations (`sweeps`)
+    ge_coulomb_problem::PreconditionerChoice preconditioner =
+        ge_coulomb_problem::PreconditionerChoice::Auto;
     ge::CoulombWarmStart warm = ge::CoulombWarmStart::Previous;
     bool extrapolated_start = false;    // this step starts from the extrapolated forces
     ge::CoulombKinematics kinematics = ge::CoulombKinematics::Geometric;

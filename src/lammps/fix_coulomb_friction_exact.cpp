@@ -119,6 +119,7 @@ void FixCoulombFrictionExact::init()
   run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
   offloaded_steps = offload_seconds = friction_seconds = declined_steps = in_space_steps = 0.0;
   if (!active) return;    // no `tangential coulomb` law (any more): nothing to solve
+  warn_unused_preconditioner();
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR,
                "Pair granular/exact 'tangential coulomb' does not support run_style respa: the "
@@ -731,7 +732,8 @@ bool FixCoulombFrictionExact::solve_newton_offloaded(double &res_all)
   compute_row_bounds();
   std::vector<Vec3> solved;
   CoulombFrictionOffload::Solve solve;
-  if (!offload->solve_newton(problem_of_this_step(), settings.sweeps, solved, solve)) {
+  if (!offload->solve_newton(problem_of_this_step(), settings.sweeps, space_preconditioner, solved,
+                             solve)) {
     if (!setup_step) declined_steps += 1.0;
     return false;
   }
@@ -787,6 +789,7 @@ bool FixCoulombFrictionExact::solve_in_space()
   s.ftm2v = force->ftm2v;
   s.tol = settings.tol;
   s.most = settings.sweeps;
+  s.preconditioner = space_preconditioner;
   s.warm = settings.warm;
   s.extrapolated_start = extrapolated_start;
   s.kinematics = settings.kinematics;
@@ -1770,6 +1773,7 @@ double FixCoulombFrictionExact::memory_usage()
 
 int FixCoulombFrictionExact::modify_param(int narg, char **arg)
 {
+  if (strcmp(arg[0], "preconditioner") == 0) return modify_preconditioner(narg, arg);
   if (strcmp(arg[0], "export") != 0) return 0;
   if (narg < 2)
     error->all(FLERR, "Illegal fix_modify {} export: expected a file name", id);
@@ -1780,6 +1784,50 @@ int FixCoulombFrictionExact::modify_param(int narg, char **arg)
                id, comm->nprocs);
   export_file = arg[1];
   return 2;
+}
+
+/* ----------------------------------------------------------------------
+   fix_modify GE_COULOMB preconditioner auto|gauss-seidel|diagonal: the preconditioner of the
+   Newton solver's Krylov iterations where pair granular/exact/kk solves the friction in its
+   Kokkos execution space. auto: the space's faster one (the contacts' diagonal blocks on a GPU,
+   symmetric Gauss-Seidel in colours on host threads; bench/README.md, "The Newton solver on a
+   GPU"). The fix's own loops always take symmetric Gauss-Seidel.
+------------------------------------------------------------------------- */
+
+int FixCoulombFrictionExact::modify_preconditioner(int narg, char **arg)
+{
+  using ge_coulomb_problem::PreconditionerChoice;
+  const std::string word = narg > 1 ? arg[1] : "";
+  if (word == "auto") space_preconditioner = PreconditionerChoice::Auto;
+  else if (word == "gauss-seidel") space_preconditioner = PreconditionerChoice::GaussSeidel;
+  else if (word == "diagonal") space_preconditioner = PreconditionerChoice::Diagonal;
+  else
+    error->all(FLERR,
+               "Illegal fix_modify {} preconditioner {}: expected auto, gauss-seidel or "
+               "diagonal (the preconditioner of the friction's Krylov iterations in a Kokkos "
+               "execution space)",
+               id, narg > 1 ? word : "(missing)");
+  warned_preconditioner = false;
+  return 2;
+}
+
+// A preconditioner asked for where no solve of this run is in an execution space: said once
+void FixCoulombFrictionExact::warn_unused_preconditioner()
+{
+  if (space_preconditioner == ge_coulomb_problem::PreconditionerChoice::Auto ||
+      warned_preconditioner || comm->me != 0)
+    return;
+  const char *why = offload == nullptr ? "pair granular/exact, or /kk on one host thread"
+      : settings.solver != ge::CoulombSolver::Newton ? "solver gs or apgd"
+      : comm->nprocs > 1                              ? "several processes"
+                                                      : nullptr;
+  if (!why) return;
+  warned_preconditioner = true;
+  error->warning(FLERR,
+                 "fix_modify {} preconditioner has no effect in this run: its friction is "
+                 "solved by the fix's own loops ({}), which precondition by symmetric "
+                 "Gauss-Seidel",
+                 id, why);
 }
 
 // (called by solve() once the start forces are chosen; every force and torque but the friction

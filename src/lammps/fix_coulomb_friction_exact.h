@@ -53,6 +53,7 @@ class FixCoulombFrictionExact : public Fix {
   void restart(char *) override;
   double memory_usage() override;
   int modify_param(int, char **) override;
+  int modify_preconditioner(int, char **);
 
   // Gathering the contacts of sphere pairs is done in the pair's force loop, where each touching
   // contact's geometry is at hand (positions and velocities do not change before post_force):
@@ -93,6 +94,11 @@ class FixCoulombFrictionExact : public Fix {
   // and the fix has them handed in only where the step cannot run there
   // (bring_contacts_to_host()). Its owner detaches it before it goes.
   void attach_step(CoulombFrictionStep *step) { in_space = step; }
+  // the preconditioner asked for by fix_modify (the solver's log line names it)
+  ge_coulomb_problem::PreconditionerChoice preconditioner_asked() const
+  {
+    return space_preconditioner;
+  }
   void keep_contacts_in_space() { contacts_in_space = true; }
 
   class PairGranularExact *pair;
@@ -187,6 +193,11 @@ class FixCoulombFrictionExact : public Fix {
   bool extrapolate_next;      // the next step's will (decide_next_start)
   double start_misfit[2];     // this step's, previous and extrapolated start (add_start_misfits)
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
+  // fix_modify preconditioner: that of the Krylov iterations solved in a Kokkos execution space
+  ge_coulomb_problem::PreconditionerChoice space_preconditioner =
+      ge_coulomb_problem::PreconditionerChoice::Auto;
+  bool warned_preconditioner = false;
+  void warn_unused_preconditioner();
   CoulombFrictionOffload *offload = nullptr;
   CoulombFrictionStep *in_space = nullptr;
   bool contacts_in_space = false;    // this step's sphere contacts are kept by the pair

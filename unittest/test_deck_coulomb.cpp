@@ -1101,6 +1101,51 @@ variable        step_time equal dt)");
   EXPECT_TRUE(seen[1]);
 }
 
+// A run's counts start with its setup, also where `run N pre no` skips its init: the mean
+// sweeps per step (f_GE_COULOMB[7]) of each run is the mean of its own steps' (f_GE_COULOMB[3],
+// averaged by fix ave/time over the run), and the warning of a run whose solves stop at their
+// budget counts its own steps. (They were reset in init(), so a `pre no` run counted the runs
+// before it too.) The hub deck: its solves take 51, 52, 35, 35, then 37, 34, 32, 31 iterations
+// by default; Gauss-Seidel with a budget of 9 sweeps stops short on 4, then 2 of them.
+TEST(DeckCoulomb, CountsOfARunStartWithItsSetup)
+{
+  const auto hub = [](const std::string &options) {
+    return "include " + deck::source_path("unittest/decks/in.coulomb_hub") +
+        "\npair_coeff * * hooke 2000 tangential coulomb 0.5 tol 1e-13 " + options + "\n";
+  };
+  {
+    deck::Lammps lmp;
+    lmp.command(hub("") + R"(
+fix             own all ave/time 1 4 4 f_GE_COULOMB[3]
+variable        mean equal f_GE_COULOMB[7]
+variable        own_mean equal f_own)");
+    double own_means[2];
+    for (int r = 0; r < 2; r++) {
+      lmp.command(r == 0 ? "run 4" : "run 4 pre no");
+      const double mean = lmp.variable("mean");
+      own_means[r] = lmp.variable("own_mean");
+      std::printf("  run %d: mean sweeps per step %.6g, of its own steps %.6g\n", r + 1, mean,
+                  own_means[r]);
+      EXPECT_NEAR(mean, own_means[r], 1e-12 * own_means[r]) << "run " << r + 1;
+    }
+    // (steps of different sweeps: a mean over both runs would differ from the second's)
+    EXPECT_NE(own_means[0], own_means[1]);
+  }
+  const std::string log = "run_counts.log";
+  {
+    deck::Lammps lmp(log);
+    lmp.command(hub("solver gs sweeps 9") + "run 4\nrun 4 pre no");
+  }
+  const std::string text = deck::read_text(log);
+  // (its short solves: 4 of the first run's steps, 2 of the second's)
+  const std::string warning = " of the 4 steps of this run the friction solve stopped at its "
+                              "budget of 9 sweeps";
+  size_t warned = 0;
+  for (size_t at = text.find(warning); at != std::string::npos; at = text.find(warning, at + 1))
+    warned++;
+  EXPECT_EQ(warned, 2u) << text;
+}
+
 // The colours grow with the most contacts of a body: a sphere of diameter 6 carrying 120 of
 // diameter 1 (unittest/decks/in.coulomb_hub) puts each of its contacts in a colour of its own,
 // at most 2 d - 1 colours for d contacts of a body, no two contacts of a colour on one body and

@@ -115,9 +115,6 @@ void FixCoulombFrictionExact::init()
 {
   if (pair == nullptr)
     error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
-  sweeps_total = solves_total = 0.0;
-  run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
-  offloaded_steps = offload_seconds = friction_seconds = declined_steps = in_space_steps = 0.0;
   if (!active) return;    // no `tangential coulomb` law (any more): nothing to solve
   warn_unused_preconditioner();
   if (utils::strmatch(update->integrate_style, "^respa"))
@@ -1491,11 +1488,28 @@ void FixCoulombFrictionExact::setup(int vflag)
   // the last step's forces again (a stick force exactly; a slip force keeps its direction,
   // since v_n differs from v_{n-1/2} by dt/2 times the acceleration the force produced), so
   // runs and restarts continue to roundoff, while forces changed between runs are seen.
+  count_this_run(true);
   solve_step(vflag);
+}
+
+// The counts of a run (its mean sweeps per step, its short solves, where its steps were solved)
+// start with it: at its setup, or, where `run N pre no` calls neither init() nor setup(), at its
+// first step, told from the run before by its first and last steps (update->firststep,
+// laststep). The counts stay readable after the run (f_GE_COULOMB[7]).
+void FixCoulombFrictionExact::count_this_run(bool setup_of_run)
+{
+  if (!setup_of_run && update->firststep == counted_run[0] && update->laststep == counted_run[1])
+    return;
+  counted_run[0] = update->firststep;
+  counted_run[1] = update->laststep;
+  sweeps_total = solves_total = 0.0;
+  run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
+  offloaded_steps = offload_seconds = friction_seconds = declined_steps = in_space_steps = 0.0;
 }
 
 void FixCoulombFrictionExact::post_force(int vflag)
 {
+  count_this_run(false);
   solve_step(vflag);
 }
 

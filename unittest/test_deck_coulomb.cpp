@@ -8,8 +8,13 @@
 #include "device/coulomb_problem.hpp"
 #include "device/coulomb_stuck_system.hpp"
 
+#include "fix.h"
+#include "lammps.h"
+#include "modify.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -237,9 +242,16 @@ TEST(DeckCoulomb, FrictionSeesForceFixesDefinedLater)
   EXPECT_NEAR(lmp.variable("dissipated"), dissipated, 1e-12 * dissipated)
       << "the total is kept when the friction fix moves behind the new fix";
 
-  lmp.command("unfix push\nfix push all addforce $(0.8*v_m*v_g) 0 0\n" + run_for(0.2));
+  // what fix_modify set moves with the fix: an export asked for before the new fix is written
+  std::remove("moved_fix.bin");
+  lmp.command("fix_modify GE_COULOMB export moved_fix.bin virial no\nunfix push\nfix push all "
+              "addforce $(0.8*v_m*v_g) 0 0\n" + run_for(0.2));
   const double a = (0.8 - 0.6) * kG;
   EXPECT_NEAR(lmp.variable("vx") / 0.2, a, 1e-6 * a) << "sliding beyond the limit";
+  EXPECT_FALSE(deck::read_text("moved_fix.bin").empty()) << "the export survives the move";
+  auto *friction = static_cast<LAMMPS_NS::LAMMPS *>(lmp.handle())->modify->get_fix_by_id("GE_COULOMB");
+  ASSERT_NE(friction, nullptr);
+  EXPECT_EQ(friction->thermo_virial, 0) << "fix_modify virial no survives the move";
 }
 
 // Every malformed `tangential coulomb` and every unsupported set-up stops with a message that

@@ -94,6 +94,28 @@ class FixCoulombFrictionExact : public Fix {
   // and the fix has them handed in only where the step cannot run there
   // (bring_contacts_to_host()). Its owner detaches it before it goes.
   void attach_step(CoulombFrictionStep *step) { in_space = step; }
+  // What the fix keeps when pair granular/exact defines it anew behind a later fix
+  // (place_friction_fix): the dissipated total and what fix_modify set
+  struct Kept {
+    double dissipated;
+    int thermo_energy, thermo_virial, dynamic;
+    std::string export_file;
+    ge_coulomb_problem::PreconditionerChoice space_preconditioner;
+  };
+  Kept kept() const
+  {
+    return Kept{dissipated, thermo_energy, thermo_virial, dynamic, export_file,
+                space_preconditioner};
+  }
+  void take_kept(const Kept &k)
+  {
+    dissipated = k.dissipated;
+    thermo_energy = k.thermo_energy;
+    thermo_virial = k.thermo_virial;
+    dynamic = k.dynamic;
+    export_file = k.export_file;
+    space_preconditioner = k.space_preconditioner;
+  }
   // the preconditioner asked for by fix_modify (the solver's log line names it)
   ge_coulomb_problem::PreconditionerChoice preconditioner_asked() const
   {

@@ -1090,8 +1090,8 @@ void PairGranularExact::check_coulomb_setup() const
    The friction of `tangential coulomb` must see every other force, so its fix
    must run post_force last. Fixes run post_force in the order they were defined; a fix the
    user defines later is therefore handled by defining the friction fix anew at the end of the
-   list. It holds no per-contact data (that is in the pair's history); its total dissipation is
-   carried over.
+   list. It holds no per-contact data (that is in the pair's history); its total dissipation and
+   what fix_modify set (FixCoulombFrictionExact::Kept) are carried over.
 ------------------------------------------------------------------------- */
 
 void PairGranularExact::place_friction_fix()
@@ -1109,11 +1109,14 @@ void PairGranularExact::place_friction_fix()
   }
   if (!last) {
     const bool moved = fix != nullptr;
-    const double dissipated = moved ? fix->dissipated : 0.0;
-    if (moved) modify->delete_fix(id_friction);
+    FixCoulombFrictionExact::Kept kept{};
+    if (moved) {
+      kept = fix->kept();
+      modify->delete_fix(id_friction);
+    }
     fix = friction_fix();
     // (add_fix hands a restart file's total to a new fix; a fix moved here keeps its own)
-    if (moved) fix->dissipated = dissipated;
+    if (moved) fix->take_kept(kept);
   }
   fix->pair = this;
   fix->active = used;

@@ -548,17 +548,17 @@ template <class B> class ParallelNewton {
       part.sum[0] = move.slope;
       v.move[k] = move.y_change;
       return part;
-    }, &ctl->slots);
-    b_.each(0, v.nb, GE_PASS(int body) {
-      if (ctl->running) gather_body(v, body, v.totals[ctl->parity], v.totals[1 - ctl->parity]);
-    });
-    b_.single(GE_PASS() {
+    }, &ctl->slots, GE_PASS() {
+      // (what the moves' sums decide: the totals of y move to the other parity, gathered next)
       if (!ctl->running) return;
       ctl->parity = 1 - ctl->parity;
       ctl->check = !ctl->last && std::sqrt(largest_of(ctl->slots)) <= ctl->change_tol;
       const bool restart = ctl->slots.sum[0] > 0.0 || ctl->check;
       ctl->take_back = restart && ctl->momentum != 0.0;
       ctl->theta = restart ? 1.0 : ctl->next_theta;
+    });
+    b_.each(0, v.nb, GE_PASS(int body) {
+      if (ctl->running) gather_body(v, body, v.totals[1 - ctl->parity], v.totals[ctl->parity]);
     });
     // a restart: y becomes the forces, their difference goes into the totals of y
     b_.each(0, v.nc, GE_PASS(int k) {

@@ -1488,20 +1488,18 @@ void FixCoulombFrictionExact::setup(int vflag)
   // the last step's forces again (a stick force exactly; a slip force keeps its direction,
   // since v_n differs from v_{n-1/2} by dt/2 times the acceleration the force produced), so
   // runs and restarts continue to roundoff, while forces changed between runs are seen.
-  count_this_run(true);
+  count_this_run();
   solve_step(vflag);
 }
 
 // The counts of a run (its mean sweeps per step, its short solves, where its steps were solved)
 // start with it: at its setup, or, where `run N pre no` calls neither init() nor setup(), at its
-// first step, told from the run before by its first and last steps (update->firststep,
-// laststep). The counts stay readable after the run (f_GE_COULOMB[7]).
-void FixCoulombFrictionExact::count_this_run(bool setup_of_run)
+// first step. Every run ends in post_run(); the counts stay readable until the next one begins
+// (f_GE_COULOMB[7] after a run).
+void FixCoulombFrictionExact::count_this_run()
 {
-  if (!setup_of_run && update->firststep == counted_run[0] && update->laststep == counted_run[1])
-    return;
-  counted_run[0] = update->firststep;
-  counted_run[1] = update->laststep;
+  if (!run_ended) return;
+  run_ended = false;
   sweeps_total = solves_total = 0.0;
   run_steps = short_steps = short_residual = short_stuck_velocity = 0.0;
   offloaded_steps = offload_seconds = friction_seconds = declined_steps = in_space_steps = 0.0;
@@ -1509,7 +1507,7 @@ void FixCoulombFrictionExact::count_this_run(bool setup_of_run)
 
 void FixCoulombFrictionExact::post_force(int vflag)
 {
-  count_this_run(false);
+  count_this_run();
   solve_step(vflag);
 }
 
@@ -1575,6 +1573,7 @@ void FixCoulombFrictionExact::count_short_solve(bool reached)
 // exact only to that).
 void FixCoulombFrictionExact::post_run()
 {
+  run_ended = true;
   if (!active) return;
   report_offloaded_steps();
   if (short_steps == 0.0) return;

@@ -231,8 +231,8 @@ class FixCoulombFrictionExact : public Fix {
   double in_space_steps = 0.0;    // this run's steps made and stored in the pair's space too
 
   void grow_per_atom_arrays();
-  bigint counted_run[2] = {-1, -1};    // the run the counts below are of (count_this_run)
-  void count_this_run(bool setup_of_run);
+  bool run_ended = true;    // the counts below are of a run that has ended (count_this_run)
+  void count_this_run();
   void report_offloaded_steps() const;
   void export_problem();
   void set_mobility(int nall);

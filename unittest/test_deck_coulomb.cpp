@@ -308,6 +308,8 @@ comm_modify vel yes
        "Illegal fix_modify GE_COULOMB preconditioner jacobi: expected auto, gauss-seidel or diagonal"},
       {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\nfix_modify GE_COULOMB preconditioner",
        "Illegal fix_modify GE_COULOMB preconditioner (missing): expected auto"},
+      {"pair_style granular/exact\npair_coeff * * hooke 1000 tangential coulomb 0.5\nfix_modify GE_COULOMB graphs maybe",
+       "Illegal fix_modify GE_COULOMB graphs maybe: expected yes or no"},
   };
   deck::expect_rejected(atoms, setups);
   const deck::BadInput newton_off[] = {

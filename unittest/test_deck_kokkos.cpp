@@ -392,15 +392,14 @@ TEST(DeckKokkos, CoulombStepInTheExecutionSpaceGivesTheHostStylesOutputs)
   // 9 true error, 11 extrapolated start; the pair's contact stress c_totals[7..15]; the pressure
   const int fix_outputs[] = {1, 2, 5, 6, 8, 9, 11};
   const auto outputs = [&](bool host_pair, const std::string &out,
-                           const char *preconditioner = nullptr) {
+                           const std::string &choices = "") {
     std::string text = "variable packing_dir index " + packing::kDecks + "\ninclude " +
         packing::kPacking + "\n";
     if (host_pair)
       text += "suffix off\npair_style granular/exact history ${history}\npair_coeff * * "
               "${contact}\nsuffix on\nuncompute totals\ncompute totals all pair "
               "granular/exact\n";
-    if (preconditioner)
-      text += std::string("fix_modify GE_COULOMB preconditioner ") + preconditioner + "\n";
+    if (!choices.empty()) text += "fix_modify GE_COULOMB " + choices + "\n";
     text += "thermo_style custom step ke pxx pyy pzz pxy pxz pyz c_totals[1] f_GE_COULOMB[1]\n"
             "run ${nsteps}\nprint \"GE_OUT";
     for (int n : fix_outputs) text += " $(f_GE_COULOMB[" + std::to_string(n) + "]:%.17g)";
@@ -421,11 +420,16 @@ TEST(DeckKokkos, CoulombStepInTheExecutionSpaceGivesTheHostStylesOutputs)
   EXPECT_GT(host[1], 0.5 * host[0]);
   EXPECT_LT(host[1], host[0]);    // (some contacts slide)
   // host threads' own preconditioner (symmetric Gauss-Seidel in colours), and a GPU's (the
-  // contacts' diagonal blocks: the passes of a device's Krylov iterations, run on host threads)
-  for (const char *preconditioner : {"auto", "diagonal"}) {
+  // contacts' diagonal blocks: the passes of a device's Krylov iterations, run on host threads),
+  // also with each batch of iterations recorded and run as a Kokkos graph
+  std::vector<double> diagonal_outputs;
+  for (const char *preconditioner : {"auto", "diagonal", "diagonal_graphs"}) {
     SCOPED_TRACE(preconditioner);
-    const auto [kk, kk_log] =
-        outputs(false, std::string("coulomb_outputs_kk_") + preconditioner, preconditioner);
+    const bool graphs = std::string(preconditioner) == "diagonal_graphs";
+    const auto [kk, kk_log] = outputs(
+        false, std::string("coulomb_outputs_kk_") + preconditioner,
+        graphs ? "preconditioner diagonal graphs yes"
+               : std::string("preconditioner ") + preconditioner);
     ASSERT_EQ(kk.size(), 22u) << kk_log;
     EXPECT_NE(kk_log.find("200 of the 200 steps of this run solved in the host threads of the "
                           "Kokkos execution space, 200 of them made from the contacts' histories "
@@ -433,11 +437,16 @@ TEST(DeckKokkos, CoulombStepInTheExecutionSpaceGivesTheHostStylesOutputs)
               std::string::npos)
         << kk_log;
     EXPECT_NE(kk_log.find(std::string("its Krylov iterations preconditioned by ") +
-                          (std::string(preconditioner) == "diagonal"
-                               ? "the contacts' diagonal blocks"
-                               : "symmetric Gauss-Seidel in colours")),
+                          (std::string(preconditioner) == "auto"
+                               ? "symmetric Gauss-Seidel in colours ("
+                               : graphs ? "the contacts' diagonal blocks, its iterations run as "
+                                          "Kokkos graphs ("
+                                        : "the contacts' diagonal blocks (")),
               std::string::npos)
         << kk_log;
+    // (a graph runs the same passes in the same order: the same run to the last bit)
+    if (std::string(preconditioner) == "diagonal") diagonal_outputs = kk;
+    if (graphs) EXPECT_EQ(kk, diagonal_outputs) << "graphs change nothing";
     EXPECT_EQ(kk[0], host[0]) << "contacts";
     EXPECT_EQ(kk[1], host[1]) << "stuck contacts";
     EXPECT_EQ(kk[6], host[6]) << "the start (extrapolated or not)";

@@ -11,7 +11,8 @@
 # Usage: bench/device/run_kokkos_coulomb.sh DIR BEDS [steps (20)] [repeats (3)] [beds ("36.1 72.2")]
 #   DIR: filled by build_kokkos_gpu.sh (or any build folder with lmp); BEDS: the beds' restart
 #   files bed_<H>.restart or bed_<H>.restart.gz (in.coulomb_bed; device/export_problems.sh keeps
-#   them gzipped); KOKKOS_SETUP (environment): what follows `-k on`, default "g 1".
+#   them gzipped); KOKKOS_SETUP (environment): what follows `-k on`, default "g 1"; GRAPHS=yes
+#   (environment) adds /kk coulomb with `fix_modify GE_COULOMB graphs yes` to the same rounds.
 set -uo pipefail
 dir=$(cd "${1:?usage: run_kokkos_coulomb.sh DIR BEDS [steps] [repeats] [beds]}" && pwd)
 beds_dir=$(cd "${2:?usage: run_kokkos_coulomb.sh DIR BEDS [steps] [repeats] [beds]}" && pwd)
@@ -39,16 +40,20 @@ read -r -a setup <<< "${KOKKOS_SETUP:-g 1}"
 # on a GPU would set it off)
 kk=(-k on "${setup[@]}" -sf kk -pk kokkos newton on neigh half)
 configs=("host coulomb" "kk coulomb" "kk classic")
+[ "${GRAPHS:-no}" = yes ] && configs+=("kk coulomb+graphs")
 declare -A times iterations contacts solve_times host_times
 for r in $(seq 1 "$repeats"); do
   for bed in "${beds[@]}"; do
     for c in "${configs[@]}"; do
       read -r how law <<< "$c"
       args=(); [ "$how" = kk ] && args=("${kk[@]}")
+      graphs=no; [ "${law#*+}" = graphs ] && graphs=yes
+      law=${law%+graphs}
       log="$work/log.$bed.${how}_$law.$r"
       (cd "$work" && timeout 300 "$dir/lmp" -nocite -screen none -log "$log" "${args[@]}" \
         -in in.coulomb_solve -var H "$bed" -var law "$law" -var solver newton -var tol 1e-8 \
-        -var nsteps "$nsteps") || { echo "  $bed $c: lmp failed"; tail -3 "$log"; continue; }
+        -var nsteps "$nsteps" -var graphs "$graphs") ||
+        { echo "  $bed $c: lmp failed"; tail -3 "$log"; continue; }
       [ "$how" = kk ] && ! grep -q "pair granular/exact/kk" "$log" && echo "  $bed $c: not /kk"
       # (the timed run is the last)
       t=$(awk '/^Loop time of/ {t=$4} END {print t}' "$log")
@@ -57,15 +62,15 @@ for r in $(seq 1 "$repeats"); do
       [ "$law" = coulomb ] && contacts[$bed]=$(awk '/^BENCH contacts/ {print $3}' "$log")
       # (the friction fix's run-end line of the timed run, where the execution space solved: its
       # solve and the friction's other work, ms per step)
-      if [ "$c" = "kk coulomb" ]; then
+      if [ "$how $law" = "kk coulomb" ]; then
         # (the timed steps must have been made and stored in the execution space, not on the host)
         grep -q "$nsteps of the $nsteps steps of this run solved in .*, $nsteps of them made" "$log" ||
           { echo "  $bed $c: not every timed step was made in the execution space:" >&2
             grep "steps of this run" "$log" | tail -1 >&2; }
         split=$(awk '/steps of this run solved in/ {v = ""; for (f = 1; f < NF; f++) if ($(f + 1) == "ms") v = v $f " "} END {print v}' "$log")
         read -r solve_ms host_ms _ <<< "$split"
-        solve_times[$bed]+="${solve_ms:-nan} "
-        host_times[$bed]+="${host_ms:-nan} "
+        solve_times[$bed|$c]+="${solve_ms:-nan} "
+        host_times[$bed|$c]+="${host_ms:-nan} "
       fi
       echo "  repeat $r  $bed  $c: $t s" >&2
     done
@@ -78,10 +83,13 @@ for bed in "${beds[@]}"; do
   echo "  bed $bed: ${contacts[$bed]} contacts"
   for c in "${configs[@]}"; do
     m=$(echo "${times[$bed|$c]}" | median)
-    its=""; [ "${c#* }" = coulomb ] && its="  ${iterations[$bed|$c]} iterations/step"
+    its=""; [ "${c#* }" != classic ] && its="  ${iterations[$bed|$c]} iterations/step"
     printf "    %-13s %9.3f ms/step  ratio to classic under /kk %5.1f%s\n" "$c" \
       "$(echo "$m $nsteps" | awk '{print 1000*$1/$2}')" "$(echo "$m $classic" | awk '{print $1/$2}')" "$its"
   done
-  printf "    /kk coulomb: %s ms/step in the solve, %s ms/step of the friction's other work\n" \
-    "$(echo "${solve_times[$bed]}" | median)" "$(echo "${host_times[$bed]}" | median)"
+  for c in "kk coulomb" "kk coulomb+graphs"; do
+    [ -n "${solve_times[$bed|$c]:-}" ] || continue
+    printf "    /%s: %s ms/step in the solve, %s ms/step of the friction's other work\n" "$c" \
+      "$(echo "${solve_times[$bed|$c]}" | median)" "$(echo "${host_times[$bed|$c]}" | median)"
+  done
 done

@@ -27,14 +27,15 @@ template <class DeviceType> class CoulombNewtonKokkos : public CoulombFrictionOf
   using Space = typename DeviceType::execution_space;
   using Choices = SolveInSpace<Space>;
 
-  bool solve_newton(const Problem &problem, int most, PreconditionerChoice asked,
+  bool solve_newton(const Problem &problem, int most, const SpaceChoices &asked,
                     std::vector<ge::Vec3> &force, Solve &solve) override
   {
     const Schedule schedule = colour_schedule(problem);
     if (!Choices::takes(schedule)) return false;
     const Problem coloured = in_schedule_order(problem, schedule);
+    loops.use_graphs(asked.graphs);
     ParallelNewton<KokkosLoops<Space>> solver(loops, coloured, schedule, problem.extrapolated, 8,
-                                              Choices::preconditioner(asked));
+                                              Choices::preconditioner(asked.preconditioner));
     NewtonResult result = solver.solve(most);
     force.resize(problem.terms.size());
     for (size_t k = 0; k < result.force.size(); k++)

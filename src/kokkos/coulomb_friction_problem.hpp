@@ -21,6 +21,12 @@ using ge::Vec3;
 // host threads, SolveInSpace), or either of them
 enum class PreconditionerChoice { Auto, GaussSeidel, Diagonal };
 
+// How the solves in a Kokkos execution space run (fix_modify GE_COULOMB preconditioner, graphs)
+struct SpaceChoices {
+  PreconditionerChoice preconditioner = PreconditionerChoice::Auto;
+  bool graphs = false;    // each batch of iterations as one Kokkos graph (KokkosLoops::batch)
+};
+
 // What a contact's iteration reads: the fields of CoulombContact and CoulombCoupling that the
 // APGD step and the natural residual use, 16 doubles, and its two bodies.
 struct ContactTerms {

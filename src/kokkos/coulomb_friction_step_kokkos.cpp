@@ -404,8 +404,9 @@ template <class DeviceType> class CoulombFrictionStepKokkos : public CoulombFric
     problem.total0 = total0.data();
     problem.body_start = this->body_start.data();
     problem.side = this->side.data();
+    loops.use_graphs(settings.space.graphs);
     solver = std::make_unique<Solver>(loops, problem, schedule, settings.extrapolated_start, 8,
-                                      Choices::preconditioner(settings.preconditioner));
+                                      Choices::preconditioner(settings.space.preconditioner));
     take_result(solver->solve(settings.most), out);
     host_forces(schedule, settings.nhost, host_force);
     return true;

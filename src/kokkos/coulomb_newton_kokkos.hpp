@@ -9,12 +9,14 @@
 #define GE_COULOMB_NEWTON_KOKKOS_H
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Graph.hpp>
 
 #include "coulomb_newton_parallel.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -169,7 +171,12 @@ template <class Space> class KokkosLoops {
 
   template <class F> void each(int begin, int end, F f)
   {
-    if (end > begin) Kokkos::parallel_for("ge::coulomb_each", policy(begin, end), EachPass<F>{f});
+    if (end <= begin) return;
+    if (recording_)
+      *recording_ = recording_->then_parallel_for("ge::coulomb_each", policy(begin, end),
+                                                  EachPass<F>{f});
+    else
+      Kokkos::parallel_for("ge::coulomb_each", policy(begin, end), EachPass<F>{f});
   }
   // (a colour's contacts share no body: their order does not matter)
   template <class F> void each_reversed(int begin, int end, F f) { each(begin, end, f); }
@@ -185,17 +192,48 @@ template <class Space> class KokkosLoops {
     }
     if (!total_) total_ = alloc<PartialTotal>(1);
     Kokkos::View<PartialTotal, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> into(total_);
-    Kokkos::parallel_reduce("ge::coulomb_reduce", policy(begin, end),
-                            ReducePass<F, Then>{f, slots, then}, into);
+    if (recording_)
+      *recording_ = recording_->then_parallel_reduce("ge::coulomb_reduce", policy(begin, end),
+                                                     ReducePass<F, Then>{f, slots, then}, into);
+    else
+      Kokkos::parallel_reduce("ge::coulomb_reduce", policy(begin, end),
+                              ReducePass<F, Then>{f, slots, then}, into);
   }
   template <class F> void single(F f)
   {
-    Kokkos::parallel_for("ge::coulomb_single", policy(0, 1), SinglePass<F>{f});
+    if (recording_)
+      *recording_ =
+          recording_->then_parallel_for("ge::coulomb_single", policy(0, 1), SinglePass<F>{f});
+    else
+      Kokkos::parallel_for("ge::coulomb_single", policy(0, 1), SinglePass<F>{f});
   }
-  struct Graph {};
-  template <class Body> void batch(Graph &, int n, Body body)
+
+  // A batch's passes as one Kokkos graph (a CUDA graph on a GPU: one launch for all its kernels),
+  // recorded at its first batch and submitted at every one; without graphs (the default), each
+  // pass is launched by itself. A graph keeps the ranges and arrays of its passes: the solver
+  // that records it is one solve's (ParallelNewton is made for each).
+  void use_graphs(bool on) { graphs_ = on; }
+  struct Graph {
+    std::unique_ptr<Kokkos::Experimental::Graph<Space>> graph;
+  };
+  template <class Body> void batch(Graph &g, int n, Body body)
   {
-    for (int b = 0; b < n; b++) body();
+    if (!graphs_) {
+      for (int b = 0; b < n; b++) body();
+      return;
+    }
+    if (!g.graph) {
+      if (!total_) total_ = alloc<PartialTotal>(1);    // (not while recording)
+      g.graph = std::make_unique<Kokkos::Experimental::Graph<Space>>(
+          Kokkos::Experimental::create_graph(Space(), [&](auto root) {
+            Node last = root;
+            recording_ = &last;
+            for (int b = 0; b < n; b++) body();
+            recording_ = nullptr;
+          }));
+      g.graph->instantiate();
+    }
+    g.graph->submit();
   }
 
  private:
@@ -206,6 +244,9 @@ template <class Space> class KokkosLoops {
   };
   std::vector<Block> blocks_;
   PartialTotal *total_ = nullptr;
+  using Node = Kokkos::Experimental::GraphNodeRef<Space>;
+  Node *recording_ = nullptr;    // the last pass of a graph being recorded (batch)
+  bool graphs_ = false;
 
   static Kokkos::RangePolicy<Space, Kokkos::IndexType<int>> policy(int begin, int end)
   {

@@ -381,10 +381,11 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::say_where_
     utils::logmesg(lmp,
                    "Pair granular/exact/kk: the friction of 'tangential coulomb' (solver newton) "
                    "is solved in {}, by the parallel form of the host style's solver, its Krylov "
-                   "iterations preconditioned by {} (it stops at another iterate within tol than "
-                   "pair granular/exact)\n",
+                   "iterations preconditioned by {}{} (it stops at another iterate within tol "
+                   "than pair granular/exact)\n",
                    friction_offload->where(),
-                   friction_offload->preconditioned_by(friction->preconditioner_asked()));
+                   friction_offload->preconditioned_by(friction->space_asked().preconditioner),
+                   friction->space_asked().graphs ? ", its iterations run as Kokkos graphs" : "");
     return;
   }
   const char *why = !newton             ? "solver gs and apgd run on the host"

@@ -28,10 +28,10 @@ class CoulombFrictionOffload {
   };
   virtual ~CoulombFrictionOffload() = default;
   // the Newton solve of `problem` in at most `most` iterations, its forces into `force`, their
-  // totals and measures into `solve`, its Krylov iterations preconditioned as `asked`; false
-  // where this solver cannot take the problem (the fix then solves it itself)
+  // totals and measures into `solve`, run as `asked` (preconditioner, graphs); false where this
+  // solver cannot take the problem (the fix then solves it itself)
   virtual bool solve_newton(const ge_coulomb_problem::Problem &problem, int most,
-                            ge_coulomb_problem::PreconditionerChoice asked,
+                            const ge_coulomb_problem::SpaceChoices &asked,
                             std::vector<ge::Vec3> &force, Solve &solve) = 0;
   // where it solves, for the log ("an NVIDIA GPU", "host threads")
   virtual const char *where() const = 0;
@@ -52,8 +52,7 @@ class CoulombFrictionStep {
   struct Settings {
     double tau = 0.0, ftm2v = 1.0, tol = 0.0;
     int most = 0;    // the budget of iterations (`sweeps`)
-    ge_coulomb_problem::PreconditionerChoice preconditioner =
-        ge_coulomb_problem::PreconditionerChoice::Auto;
+    ge_coulomb_problem::SpaceChoices space;    // how the solve runs (fix_modify)
     ge::CoulombWarmStart warm = ge::CoulombWarmStart::Previous;
     bool extrapolated_start = false;    // this step starts from the extrapolated forces
     ge::CoulombKinematics kinematics = ge::CoulombKinematics::Geometric;

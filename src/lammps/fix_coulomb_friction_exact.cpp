@@ -116,7 +116,7 @@ void FixCoulombFrictionExact::init()
   if (pair == nullptr)
     error->all(FLERR, "Fix {} is internal to pair granular/exact: do not define it", style);
   if (!active) return;    // no `tangential coulomb` law (any more): nothing to solve
-  warn_unused_preconditioner();
+  warn_unused_space_choices();
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR,
                "Pair granular/exact 'tangential coulomb' does not support run_style respa: the "
@@ -729,8 +729,7 @@ bool FixCoulombFrictionExact::solve_newton_offloaded(double &res_all)
   compute_row_bounds();
   std::vector<Vec3> solved;
   CoulombFrictionOffload::Solve solve;
-  if (!offload->solve_newton(problem_of_this_step(), settings.sweeps, space_preconditioner, solved,
-                             solve)) {
+  if (!offload->solve_newton(problem_of_this_step(), settings.sweeps, space, solved, solve)) {
     if (!setup_step) declined_steps += 1.0;
     return false;
   }
@@ -786,7 +785,7 @@ bool FixCoulombFrictionExact::solve_in_space()
   s.ftm2v = force->ftm2v;
   s.tol = settings.tol;
   s.most = settings.sweeps;
-  s.preconditioner = space_preconditioner;
+  s.space = space;
   s.warm = settings.warm;
   s.extrapolated_start = extrapolated_start;
   s.kinematics = settings.kinematics;
@@ -1787,6 +1786,7 @@ double FixCoulombFrictionExact::memory_usage()
 int FixCoulombFrictionExact::modify_param(int narg, char **arg)
 {
   if (strcmp(arg[0], "preconditioner") == 0) return modify_preconditioner(narg, arg);
+  if (strcmp(arg[0], "graphs") == 0) return modify_graphs(narg, arg);
   if (strcmp(arg[0], "export") != 0) return 0;
   if (narg < 2)
     error->all(FLERR, "Illegal fix_modify {} export: expected a file name", id);
@@ -1811,36 +1811,58 @@ int FixCoulombFrictionExact::modify_preconditioner(int narg, char **arg)
 {
   using ge_coulomb_problem::PreconditionerChoice;
   const std::string word = narg > 1 ? arg[1] : "";
-  if (word == "auto") space_preconditioner = PreconditionerChoice::Auto;
-  else if (word == "gauss-seidel") space_preconditioner = PreconditionerChoice::GaussSeidel;
-  else if (word == "diagonal") space_preconditioner = PreconditionerChoice::Diagonal;
+  if (word == "auto") space.preconditioner = PreconditionerChoice::Auto;
+  else if (word == "gauss-seidel") space.preconditioner = PreconditionerChoice::GaussSeidel;
+  else if (word == "diagonal") space.preconditioner = PreconditionerChoice::Diagonal;
   else
     error->all(FLERR,
                "Illegal fix_modify {} preconditioner {}: expected auto, gauss-seidel or "
                "diagonal (the preconditioner of the friction's Krylov iterations in a Kokkos "
                "execution space)",
                id, narg > 1 ? word : "(missing)");
-  warned_preconditioner = false;
+  warned_space = false;
   return 2;
 }
 
-// A preconditioner asked for where no solve of this run is in an execution space: said once
-void FixCoulombFrictionExact::warn_unused_preconditioner()
+/* ----------------------------------------------------------------------
+   fix_modify GE_COULOMB graphs yes|no: where pair granular/exact/kk solves the friction in its
+   Kokkos execution space, each batch of 8 iterations is recorded once per solve as a Kokkos
+   graph and then submitted whole (on a GPU a CUDA graph: one launch for its 24 to 40 kernels)
+   instead of launching its passes one by one. The same passes in the same order: the same
+   solve. Off by default: not yet measured on a GPU (bench/README.md).
+------------------------------------------------------------------------- */
+
+int FixCoulombFrictionExact::modify_graphs(int narg, char **arg)
 {
-  if (space_preconditioner == ge_coulomb_problem::PreconditionerChoice::Auto ||
-      warned_preconditioner || comm->me != 0)
+  const std::string word = narg > 1 ? arg[1] : "";
+  if (word == "yes") space.graphs = true;
+  else if (word == "no") space.graphs = false;
+  else
+    error->all(FLERR,
+               "Illegal fix_modify {} graphs {}: expected yes or no (whether the friction's "
+               "iterations in a Kokkos execution space run as Kokkos graphs)",
+               id, narg > 1 ? word : "(missing)");
+  warned_space = false;
+  return 2;
+}
+
+// A preconditioner or graphs asked for where no solve of this run is in an execution space:
+// said once
+void FixCoulombFrictionExact::warn_unused_space_choices()
+{
+  if ((space.preconditioner == ge_coulomb_problem::PreconditionerChoice::Auto && !space.graphs) ||
+      warned_space || comm->me != 0)
     return;
   const char *why = offload == nullptr ? "pair granular/exact, or /kk on one host thread"
       : settings.solver != ge::CoulombSolver::Newton ? "solver gs or apgd"
       : comm->nprocs > 1                              ? "several processes"
                                                       : nullptr;
   if (!why) return;
-  warned_preconditioner = true;
+  warned_space = true;
   error->warning(FLERR,
-                 "fix_modify {} preconditioner has no effect in this run: its friction is "
-                 "solved by the fix's own loops ({}), which precondition by symmetric "
-                 "Gauss-Seidel",
-                 id, why);
+                 "fix_modify {} {} has no effect in this run: its friction is solved by the "
+                 "fix's own loops ({}), which precondition by symmetric Gauss-Seidel",
+                 id, space.graphs ? "graphs" : "preconditioner", why);
 }
 
 // (called by solve() once the start forces are chosen; every force and torque but the friction

@@ -54,6 +54,7 @@ class FixCoulombFrictionExact : public Fix {
   double memory_usage() override;
   int modify_param(int, char **) override;
   int modify_preconditioner(int, char **);
+  int modify_graphs(int, char **);
 
   // Gathering the contacts of sphere pairs is done in the pair's force loop, where each touching
   // contact's geometry is at hand (positions and velocities do not change before post_force):
@@ -100,12 +101,12 @@ class FixCoulombFrictionExact : public Fix {
     double dissipated;
     int thermo_energy, thermo_virial, dynamic;
     std::string export_file;
-    ge_coulomb_problem::PreconditionerChoice space_preconditioner;
+    ge_coulomb_problem::SpaceChoices space;
   };
   Kept kept() const
   {
     return Kept{dissipated, thermo_energy, thermo_virial, dynamic, export_file,
-                space_preconditioner};
+                space};
   }
   void take_kept(const Kept &k)
   {
@@ -114,13 +115,10 @@ class FixCoulombFrictionExact : public Fix {
     thermo_virial = k.thermo_virial;
     dynamic = k.dynamic;
     export_file = k.export_file;
-    space_preconditioner = k.space_preconditioner;
+    space = k.space;
   }
-  // the preconditioner asked for by fix_modify (the solver's log line names it)
-  ge_coulomb_problem::PreconditionerChoice preconditioner_asked() const
-  {
-    return space_preconditioner;
-  }
+  // how fix_modify asked the solves in an execution space to run (the solver's log line says)
+  const ge_coulomb_problem::SpaceChoices &space_asked() const { return space; }
   void keep_contacts_in_space() { contacts_in_space = true; }
 
   class PairGranularExact *pair;
@@ -215,11 +213,10 @@ class FixCoulombFrictionExact : public Fix {
   bool extrapolate_next;      // the next step's will (decide_next_start)
   double start_misfit[2];     // this step's, previous and extrapolated start (add_start_misfits)
   std::string export_file;    // fix_modify export: the friction problem of the next solve goes here
-  // fix_modify preconditioner: that of the Krylov iterations solved in a Kokkos execution space
-  ge_coulomb_problem::PreconditionerChoice space_preconditioner =
-      ge_coulomb_problem::PreconditionerChoice::Auto;
-  bool warned_preconditioner = false;
-  void warn_unused_preconditioner();
+  // fix_modify preconditioner and graphs: how the solves in a Kokkos execution space run
+  ge_coulomb_problem::SpaceChoices space;
+  bool warned_space = false;
+  void warn_unused_space_choices();
   CoulombFrictionOffload *offload = nullptr;
   CoulombFrictionStep *in_space = nullptr;
   bool contacts_in_space = false;    // this step's sphere contacts are kept by the pair

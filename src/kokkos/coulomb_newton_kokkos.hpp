@@ -190,8 +190,8 @@ template <class Space> class KokkosLoops {
       single(then);
       return;
     }
-    if (!total_) total_ = alloc<PartialTotal>(1);
-    Kokkos::View<PartialTotal, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> into(total_);
+    Kokkos::View<PartialTotal, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> into(
+        reduction_total());
     if (recording_)
       *recording_ = recording_->then_parallel_reduce("ge::coulomb_reduce", policy(begin, end),
                                                      ReducePass<F, Then>{f, slots, then}, into);
@@ -223,7 +223,7 @@ template <class Space> class KokkosLoops {
       return;
     }
     if (!g.graph) {
-      if (!total_) total_ = alloc<PartialTotal>(1);    // (not while recording)
+      reduction_total();    // (allocated before recording: no allocation inside a graph)
       g.graph = std::make_unique<Kokkos::Experimental::Graph<Space>>(
           Kokkos::Experimental::create_graph(Space(), [&](auto root) {
             Node last = root;
@@ -244,6 +244,12 @@ template <class Space> class KokkosLoops {
   };
   std::vector<Block> blocks_;
   PartialTotal *total_ = nullptr;
+  // where a reduction's kernel leaves its total (its final step has added it to the slots)
+  PartialTotal *reduction_total()
+  {
+    if (!total_) total_ = alloc<PartialTotal>(1);
+    return total_;
+  }
   using Node = Kokkos::Experimental::GraphNodeRef<Space>;
   Node *recording_ = nullptr;    // the last pass of a graph being recorded (batch)
   bool graphs_ = false;

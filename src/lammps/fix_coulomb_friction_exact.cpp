@@ -1805,45 +1805,50 @@ int FixCoulombFrictionExact::modify_param(int narg, char **arg)
    Kokkos execution space. auto: the space's faster one (the contacts' diagonal blocks on a GPU,
    symmetric Gauss-Seidel in colours on host threads; bench/README.md, "The Newton solver on a
    GPU"). The fix's own loops always take symmetric Gauss-Seidel.
+   fix_modify GE_COULOMB graphs yes|no: there, each batch of 8 iterations is recorded once per
+   solve as a Kokkos graph and then submitted whole (on a GPU a CUDA graph: one launch for its 24
+   to 40 kernels) instead of launching its passes one by one. The same passes in the same order:
+   the same solve. Off by default: not yet measured on a GPU (bench/README.md).
 ------------------------------------------------------------------------- */
 
 int FixCoulombFrictionExact::modify_preconditioner(int narg, char **arg)
 {
   using ge_coulomb_problem::PreconditionerChoice;
-  const std::string word = narg > 1 ? arg[1] : "";
-  if (word == "auto") space.preconditioner = PreconditionerChoice::Auto;
-  else if (word == "gauss-seidel") space.preconditioner = PreconditionerChoice::GaussSeidel;
-  else if (word == "diagonal") space.preconditioner = PreconditionerChoice::Diagonal;
-  else
-    error->all(FLERR,
-               "Illegal fix_modify {} preconditioner {}: expected auto, gauss-seidel or "
-               "diagonal (the preconditioner of the friction's Krylov iterations in a Kokkos "
-               "execution space)",
-               id, narg > 1 ? word : "(missing)");
+  const PreconditionerChoice choices[] = {PreconditionerChoice::Auto,
+                                          PreconditionerChoice::GaussSeidel,
+                                          PreconditionerChoice::Diagonal};
+  space.preconditioner = choices[modify_word(
+      narg, arg, {"auto", "gauss-seidel", "diagonal"},
+      "auto, gauss-seidel or diagonal (the preconditioner of the friction's Krylov iterations in "
+      "a Kokkos execution space)")];
   warned_space = false;
   return 2;
 }
 
-/* ----------------------------------------------------------------------
-   fix_modify GE_COULOMB graphs yes|no: where pair granular/exact/kk solves the friction in its
-   Kokkos execution space, each batch of 8 iterations is recorded once per solve as a Kokkos
-   graph and then submitted whole (on a GPU a CUDA graph: one launch for its 24 to 40 kernels)
-   instead of launching its passes one by one. The same passes in the same order: the same
-   solve. Off by default: not yet measured on a GPU (bench/README.md).
-------------------------------------------------------------------------- */
-
 int FixCoulombFrictionExact::modify_graphs(int narg, char **arg)
 {
-  const std::string word = narg > 1 ? arg[1] : "";
-  if (word == "yes") space.graphs = true;
-  else if (word == "no") space.graphs = false;
-  else
-    error->all(FLERR,
-               "Illegal fix_modify {} graphs {}: expected yes or no (whether the friction's "
-               "iterations in a Kokkos execution space run as Kokkos graphs)",
-               id, narg > 1 ? word : "(missing)");
+  space.graphs = modify_word(narg, arg, {"no", "yes"},
+                             "yes or no (whether the friction's iterations in a Kokkos "
+                             "execution space run as Kokkos graphs)") == 1;
   warned_space = false;
   return 2;
+}
+
+// The word after the keyword arg[0] of a fix_modify, one of `words`: its place among them; any
+// other word, or none, stops with an error that says what is expected
+int FixCoulombFrictionExact::modify_word(int narg, char **arg,
+                                         std::initializer_list<const char *> words,
+                                         const char *expected)
+{
+  int place = 0;
+  if (narg > 1)
+    for (const char *word : words) {
+      if (strcmp(arg[1], word) == 0) return place;
+      place++;
+    }
+  error->all(FLERR, "Illegal fix_modify {} {} {}: expected {}", id, arg[0],
+             narg > 1 ? arg[1] : "(missing)", expected);
+  return -1;
 }
 
 // A preconditioner or graphs asked for where no solve of this run is in an execution space:

@@ -29,6 +29,7 @@ FixStyle(COULOMB_FRICTION/EXACT,FixCoulombFrictionExact);
 
 #include "contact/coulomb_constraint.hpp"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -53,8 +54,6 @@ class FixCoulombFrictionExact : public Fix {
   void restart(char *) override;
   double memory_usage() override;
   int modify_param(int, char **) override;
-  int modify_preconditioner(int, char **);
-  int modify_graphs(int, char **);
 
   // Gathering the contacts of sphere pairs is done in the pair's force loop, where each touching
   // contact's geometry is at hand (positions and velocities do not change before post_force):
@@ -105,8 +104,7 @@ class FixCoulombFrictionExact : public Fix {
   };
   Kept kept() const
   {
-    return Kept{dissipated, thermo_energy, thermo_virial, dynamic, export_file,
-                space};
+    return Kept{dissipated, thermo_energy, thermo_virial, dynamic, export_file, space};
   }
   void take_kept(const Kept &k)
   {
@@ -216,6 +214,10 @@ class FixCoulombFrictionExact : public Fix {
   // fix_modify preconditioner and graphs: how the solves in a Kokkos execution space run
   ge_coulomb_problem::SpaceChoices space;
   bool warned_space = false;
+  int modify_preconditioner(int, char **);
+  int modify_graphs(int, char **);
+  int modify_word(int narg, char **arg, std::initializer_list<const char *> words,
+                  const char *expected);
   void warn_unused_space_choices();
   CoulombFrictionOffload *offload = nullptr;
   CoulombFrictionStep *in_space = nullptr;
@@ -226,9 +228,11 @@ class FixCoulombFrictionExact : public Fix {
   double offloaded_steps = 0.0, offload_seconds = 0.0, friction_seconds = 0.0;
   double declined_steps = 0.0;    // this run's steps that the attached solver did not take
   double in_space_steps = 0.0;    // this run's steps made and stored in the pair's space too
+  // the run counts (sweeps_total, run_steps, short_steps, offloaded_steps ...) are of a run that
+  // has ended: the next setup or step starts new ones (count_this_run)
+  bool run_ended = true;
 
   void grow_per_atom_arrays();
-  bool run_ended = true;    // the counts below are of a run that has ended (count_this_run)
   void count_this_run();
   void report_offloaded_steps() const;
   void export_problem();

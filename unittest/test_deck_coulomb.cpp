@@ -339,14 +339,16 @@ comm_modify vel yes
   }
 
   // a preconditioner asked for the solves in a Kokkos execution space, where the fix's own loops
-  // solve (here: the host style) warns once; auto does not
+  // solve (here: the host style) warns once, also where a later post_force fix moves the
+  // friction fix behind it between the runs; auto does not
   for (const char *asked : {"diagonal", "auto"}) {
     const std::string log = std::string("preconditioner_") + asked + ".log";
     {
       deck::Lammps lmp(log);
       lmp.command(atoms + "pair_style granular/exact\npair_coeff * * hooke 1000 tangential "
                           "coulomb 0.5\nfix_modify GE_COULOMB preconditioner " + asked +
-                  "\nfix i all nve/sphere\nrun 0\nrun 0");
+                  "\nfix i all nve/sphere\nrun 0\nrun 0\nfix later all setforce NULL NULL NULL"
+                  "\nrun 0");
     }
     const std::string text = deck::read_text(log);
     const std::string warning = "WARNING: fix_modify GE_COULOMB preconditioner has no effect in "

@@ -95,16 +95,19 @@ class FixCoulombFrictionExact : public Fix {
   // (bring_contacts_to_host()). Its owner detaches it before it goes.
   void attach_step(CoulombFrictionStep *step) { in_space = step; }
   // What the fix keeps when pair granular/exact defines it anew behind a later fix
-  // (place_friction_fix): the dissipated total and what fix_modify set
+  // (place_friction_fix): the dissipated total, what fix_modify set, and whether the run has
+  // already warned that the execution-space choices have no effect (said once, not once per move)
   struct Kept {
     double dissipated;
     int thermo_energy, thermo_virial, dynamic;
     std::string export_file;
     ge_coulomb_problem::SpaceChoices space;
+    bool warned_space;
   };
   Kept kept() const
   {
-    return Kept{dissipated, thermo_energy, thermo_virial, dynamic, export_file, space};
+    return Kept{dissipated, thermo_energy, thermo_virial, dynamic, export_file, space,
+                warned_space};
   }
   void take_kept(const Kept &k)
   {
@@ -114,6 +117,7 @@ class FixCoulombFrictionExact : public Fix {
     dynamic = k.dynamic;
     export_file = k.export_file;
     space = k.space;
+    warned_space = k.warned_space;
   }
   // how fix_modify asked the solves in an execution space to run (the solver's log line says)
   const ge_coulomb_problem::SpaceChoices &space_asked() const { return space; }

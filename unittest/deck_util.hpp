@@ -94,6 +94,21 @@ inline std::string read_text(const std::string &path)
 }
 
 // the number after the last `marker` in a log (NaN if absent)
+// the rows of a file written by fix print (numbers separated by blanks), comment lines skipped
+inline std::vector<std::vector<double>> read_rows(const std::string &path)
+{
+  std::vector<std::vector<double>> rows;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::vector<double> row;
+    for (double v; words >> v;) row.push_back(v);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 inline double value_after(const std::string &log, const std::string &marker)
 {
   const auto at = log.rfind(marker);
@@ -173,13 +188,14 @@ inline int run_mpi(int nprocs, const std::string &deck, const std::string &vars,
 }
 
 // Run examples/<example>/<input> with build/lmp in the example's own directory (where it writes
-// its data files); its screen output goes to <test work dir>/<example>.out (the returned path).
-// *status: the exit status.
-inline std::string run_example(const std::string &example, const std::string &input, int *status)
+// its data files), with the command-line arguments `vars` (e.g. "-var n 10"); its screen output
+// goes to <test work dir>/<example>.out (the returned path). *status: the exit status.
+inline std::string run_example(const std::string &example, const std::string &input, int *status,
+                               const std::string &vars = "")
 {
   const std::string out = std::string(GE_TEST_WORK_DIR) + "/" + example + ".out";
   const std::string cmd = "cd " + source_path("examples/" + example) + " && timeout 250 " +
-      GE_LMP_PATH + " -nocite -log none -in " + input + " > " + out + " 2>&1";
+      GE_LMP_PATH + " -nocite -log none -in " + input + " " + vars + " > " + out + " 2>&1";
   *status = std::system(cmd.c_str());
   return out;
 }

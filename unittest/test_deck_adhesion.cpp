@@ -26,21 +26,6 @@ constexpr double kE = 1000.0, kNu = 0.3, kGamma = 10.0;
 const double kEbarPair = kE / (2.0 * (1.0 - kNu * kNu));
 const double kEbarRigidWall = kE / (1.0 - kNu * kNu);
 
-// the rows of a file written by fix print (numbers separated by blanks), comment lines skipped
-std::vector<std::vector<double>> read_rows(const std::string &path)
-{
-  std::vector<std::vector<double>> rows;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream words(line);
-    std::vector<double> row;
-    for (double v; words >> v;) row.push_back(v);
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 // one file per test: ctest runs the tests of a file in parallel in one directory
 std::string test_file(const std::string &suffix)
 {
@@ -56,7 +41,7 @@ struct PullRecord {
 PullRecord read_pull(const std::string &path)
 {
   PullRecord r;
-  for (const auto &row : read_rows(path)) {
+  for (const auto &row : deck::read_rows(path)) {
     r.overlap.push_back(row.at(0));
     r.pull.push_back(row.at(1));
   }
@@ -246,7 +231,7 @@ timestep        )" + num(dt));
   lmp.command("fix record all print 1 \"${overlap} ${energy} ${contacts}\" file " +
               test_file(".energy") + " screen no\nrun " +
               std::to_string(static_cast<int>(std::ceil(t_end / dt))) + "\nunfix record");
-  for (const auto &row : read_rows(test_file(".energy"))) {
+  for (const auto &row : deck::read_rows(test_file(".energy"))) {
     c.overlap.push_back(row.at(0));
     c.energy.push_back(row.at(1));
     c.contacts.push_back(row.at(2));
@@ -409,7 +394,7 @@ TEST(DeckAdhesion, PortedJkrDeckMatchesLammpsGranular)
   const std::string out = deck::run_example("jkr_pulloff", "in.jkr_pulloff", &status);
   ASSERT_EQ(status, 0) << "see " << out;
   const std::string dir = deck::source_path("examples/jkr_pulloff");
-  const auto lammps = read_rows(dir + "/granular.dat"), ported = read_rows(dir + "/exact.dat");
+  const auto lammps = deck::read_rows(dir + "/granular.dat"), ported = deck::read_rows(dir + "/exact.dat");
   ASSERT_EQ(lammps.size(), ported.size());
   ASSERT_GT(lammps.size(), 5000u);
   const double F_po = 3.0 * kPi * kGamma * 0.25;

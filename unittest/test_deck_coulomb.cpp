@@ -1310,6 +1310,42 @@ TEST(DeckCoulomb, DefaultSettingsHoldTheStuckContactsAtRest)
   EXPECT_GT(median[1], 1e-8);
 }
 
+// examples/coulomb_bed at a small size (6 x 6 spheres across, about 5 layers, 521 contacts,
+// settled 6,000 steps; 100 steps per case): its records say what the example shows at full size.
+// The default solver ends every step at a true error within its tol of 1e-8, while a budget of
+// 5 Gauss-Seidel sweeps stops above it on every step, and the stuck contacts it leaves keep
+// velocities more than ten times the default's at the next half step (measured: true errors up
+// to about 1e-8 and 2e-2, kept velocities up to 1.3e-7 and 1.5e-2 g dt).
+TEST(DeckCoulomb, ExampleBedReachesTolWhereABudgetStopsShort)
+{
+  int status = 0;
+  const std::string out = deck::run_example(
+      "coulomb_bed", "in.coulomb_bed", &status,
+      "-var L 6 -var H 6.1 -var settle 4000 -var nsteps 100 -var cases gs5 newton");
+  ASSERT_EQ(status, 0) << "see " << out;
+  const std::string dir = deck::source_path("examples/coulomb_bed");
+  // the columns of <case>.dat: step, iterations, true error, kept velocity (g dt), slip,
+  // displacement; the first row is the state read from the restart, before any solve
+  double largest_error[2] = {0.0, 0.0}, smallest_error[2] = {1.0, 1.0}, kept[2] = {0.0, 0.0};
+  const char *const cases[2] = {"newton", "gs5"};
+  for (int k = 0; k < 2; k++) {
+    const auto rows = deck::read_rows(dir + "/" + cases[k] + ".dat");
+    ASSERT_EQ(rows.size(), 101u) << cases[k];
+    for (size_t r = 1; r < rows.size(); r++) {
+      ASSERT_EQ(rows[r].size(), 6u);
+      if (k == 1) EXPECT_EQ(rows[r][1], 5.0) << "gs5 step " << rows[r][0];
+      largest_error[k] = std::fmax(largest_error[k], rows[r][2]);
+      smallest_error[k] = std::fmin(smallest_error[k], rows[r][2]);
+      kept[k] = std::fmax(kept[k], rows[r][3]);
+    }
+    std::printf("  %s: true error %.2e to %.2e, kept velocities up to %.2e g dt\n", cases[k],
+                smallest_error[k], largest_error[k], kept[k]);
+  }
+  EXPECT_LE(largest_error[0], 1e-8);
+  EXPECT_GT(smallest_error[1], 1e-8);
+  EXPECT_GT(kept[1], 10.0 * kept[0]);
+}
+
 // `solver apgd` (accelerated projected gradient, item 2 of the solver issue): from the heap
 // settled by Gauss-Seidel it keeps every contact stuck with no creep and a natural residual below
 // 1e-9; and it solves each step from the same totals for every contact, so that its forces do

@@ -171,12 +171,7 @@ template <class Space> class KokkosLoops {
 
   template <class F> void each(int begin, int end, F f)
   {
-    if (end <= begin) return;
-    if (recording_)
-      *recording_ = recording_->then_parallel_for("ge::coulomb_each", policy(begin, end),
-                                                  EachPass<F>{f});
-    else
-      Kokkos::parallel_for("ge::coulomb_each", policy(begin, end), EachPass<F>{f});
+    if (end > begin) launch("ge::coulomb_each", begin, end, EachPass<F>{f});
   }
   // (a colour's contacts share no body: their order does not matter)
   template <class F> void each_reversed(int begin, int end, F f) { each(begin, end, f); }
@@ -199,14 +194,7 @@ template <class Space> class KokkosLoops {
       Kokkos::parallel_reduce("ge::coulomb_reduce", policy(begin, end),
                               ReducePass<F, Then>{f, slots, then}, into);
   }
-  template <class F> void single(F f)
-  {
-    if (recording_)
-      *recording_ =
-          recording_->then_parallel_for("ge::coulomb_single", policy(0, 1), SinglePass<F>{f});
-    else
-      Kokkos::parallel_for("ge::coulomb_single", policy(0, 1), SinglePass<F>{f});
-  }
+  template <class F> void single(F f) { launch("ge::coulomb_single", 0, 1, SinglePass<F>{f}); }
 
   // A batch's passes as one Kokkos graph (a CUDA graph on a GPU: one launch for all its kernels),
   // recorded at its first batch and submitted at every one; without graphs (the default), each
@@ -254,6 +242,14 @@ template <class Space> class KokkosLoops {
   Node *recording_ = nullptr;    // the last pass of a graph being recorded (batch)
   bool graphs_ = false;
 
+  // a pass over [begin, end): launched now, or the next node of the graph being recorded
+  template <class Pass> void launch(const char *name, int begin, int end, const Pass &pass)
+  {
+    if (recording_)
+      *recording_ = recording_->then_parallel_for(name, policy(begin, end), pass);
+    else
+      Kokkos::parallel_for(name, policy(begin, end), pass);
+  }
   static Kokkos::RangePolicy<Space, Kokkos::IndexType<int>> policy(int begin, int end)
   {
     return Kokkos::RangePolicy<Space, Kokkos::IndexType<int>>(Space(), begin, end);

@@ -1310,12 +1310,12 @@ TEST(DeckCoulomb, DefaultSettingsHoldTheStuckContactsAtRest)
   EXPECT_GT(median[1], 1e-8);
 }
 
-// examples/coulomb_bed at a small size (6 x 6 spheres across, about 5 layers, 521 contacts,
+// examples/coulomb_bed at a small size (6 x 6 spheres across, 6 layers, 521 contacts,
 // settled 6,000 steps; 100 steps per case): its records say what the example shows at full size.
 // The default solver ends every step at a true error within its tol of 1e-8, while a budget of
 // 5 Gauss-Seidel sweeps stops above it on every step, and the stuck contacts it leaves keep
 // velocities more than ten times the default's at the next half step (measured: true errors up
-// to about 1e-8 and 2e-2, kept velocities up to 1.3e-7 and 1.5e-2 g dt).
+// to about 1e-8 and 2e-2, kept velocities up to 1.3e-7 and 1.3e-2 g dt).
 TEST(DeckCoulomb, ExampleBedReachesTolWhereABudgetStopsShort)
 {
   int status = 0;

@@ -422,6 +422,17 @@ TEST(DeckKokkos, CoulombStepInTheExecutionSpaceGivesTheHostStylesOutputs)
   // host threads' own preconditioner (symmetric Gauss-Seidel in colours), and a GPU's (the
   // contacts' diagonal blocks: the passes of a device's Krylov iterations, run on host threads),
   // also with each batch of iterations recorded and run as a Kokkos graph
+  const auto expect_close = [](const std::vector<double> &a, const std::vector<double> &b,
+                               size_t first, size_t count, const char *what) {
+    double scale = 0.0, largest = 0.0;
+    for (size_t k = first; k < first + count; k++) scale = std::max(scale, std::fabs(a[k]));
+    for (size_t k = first; k < first + count; k++)
+      largest = std::max(largest, std::fabs(a[k] - b[k]) / scale);
+    std::printf("  %s: largest difference %.3e of the largest magnitude %.6e\n", what, largest,
+                scale);
+    EXPECT_GT(scale, 0.0) << what;
+    EXPECT_LE(largest, 1e-10) << what;
+  };
   std::vector<double> diagonal_outputs;
   for (const char *preconditioner : {"auto", "diagonal", "diagonal_graphs"}) {
     SCOPED_TRACE(preconditioner);
@@ -451,17 +462,6 @@ TEST(DeckKokkos, CoulombStepInTheExecutionSpaceGivesTheHostStylesOutputs)
     EXPECT_EQ(kk[1], host[1]) << "stuck contacts";
     EXPECT_EQ(kk[6], host[6]) << "the start (extrapolated or not)";
     EXPECT_LE(kk[5], 1e-13) << "true error";
-    const auto expect_close = [](const std::vector<double> &a, const std::vector<double> &b,
-                                 size_t first, size_t count, const char *what) {
-      double scale = 0.0, largest = 0.0;
-      for (size_t k = first; k < first + count; k++) scale = std::max(scale, std::fabs(a[k]));
-      for (size_t k = first; k < first + count; k++)
-        largest = std::max(largest, std::fabs(a[k] - b[k]) / scale);
-      std::printf("  %s: largest difference %.3e of the largest magnitude %.6e\n", what, largest,
-                  scale);
-      EXPECT_GT(scale, 0.0) << what;
-      EXPECT_LE(largest, 1e-10) << what;
-    };
     expect_close(host, kk, 2, 1, "largest stuck slip");
     expect_close(host, kk, 3, 1, "dissipation rate");
     expect_close(host, kk, 4, 1, "dissipated energy");

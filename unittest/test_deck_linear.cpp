@@ -3,6 +3,8 @@
 // (newton on == off, run boundaries and restarts == an uninterrupted run, serial == MPI).
 #include "packing_state.hpp"
 
+#include <gmock/gmock.h>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -217,14 +219,21 @@ TEST(DeckLinear, InternalFixesAreGuarded)
       // 2.1); their contacts would share one history
       {"pair_coeff * * hooke 1000 tangential classic 800 0.5\nset group all diameter 2.1\nrun 0",
        "the periodic box is 4 long along x, at most twice the largest contact distance (2.1)"},
-      // Jaeger's law needs the compact store, which 'history neigh' (given, or from a restart
-      // file) excludes: the message says what to give
+      // Jaeger's law needs the compact store, which 'history neigh' given to pair_style
+      // excludes (a restart file's neighbour store is carried over to the compact one): the
+      // message says what to give
       {"pair_style granular/exact history neigh\npair_coeff * * hertz 1e4 0.3 tangential jaeger "
        "0.5\nrun 0",
-       "give 'pair_style granular/exact history compact' before the pair_coeff"},
+       "but pair_style was given 'history neigh': leave 'history' out"},
       // a user's fix under a reserved ID (the messages were LAMMPS' or about pair hybrid)
       {"pair_style none\nfix GE_NEIGH_HISTORY all nve/sphere\npair_style granular/exact",
        "the fix ID GE_NEIGH_HISTORY is reserved"},
+      // ... also defined after the pair style, before its store is made (the message was
+      // "could not create its history fix")
+      {"pair_coeff * * hooke 1000 tangential classic 800 0.5\nfix GE_NEIGH_HISTORY all nve/sphere"
+       "\nrun 0",
+       "the fix ID GE_NEIGH_HISTORY is reserved for its contact histories, and the input defined "
+       "fix GE_NEIGH_HISTORY (nve/sphere) with it"},
       {"fix GE_COULOMB all nve/sphere\npair_coeff * * hooke 1000 tangential coulomb 0.5",
        "the fix ID GE_COULOMB is reserved"},
       {"pair_coeff * * hooke 1000 tangential classic 800 0.5\nunfix GE_NEIGH_HISTORY_DUMMY\nrun 0",
@@ -268,6 +277,42 @@ TEST(DeckLinear, RenumberedAtomsAreRejected)
         EXPECT_NE(msg.find("atom IDs were changed since the last run"), std::string::npos) << msg;
       else
         EXPECT_EQ(msg, "");
+    }
+  }
+}
+
+// The guard above cannot be switched off with the fix IDs: unfixing its record of the atom IDs,
+// or defining a fix of the input under its ID (which replaced it, silently, and the renumbering
+// went through), stops while contacts are held; without contacts the record is made anew.
+TEST(DeckLinear, TheRenumberingGuardCannotBeSwitchedOff)
+{
+  const std::string spheres = kFarAndTouchingSpheres + "fix integrate all nve/sphere\n";
+  for (const char *store : kStores) {
+    SCOPED_TRACE(store);
+    const std::string start = spheres + "pair_style granular/exact history " + store +
+        "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5\n";
+    {
+      deck::Lammps lmp;
+      lmp.command(start);
+      const std::string msg =
+          lmp.error_of("unfix GE_ATOM_IDS\ndelete_atoms group far compress yes\nrun 5");
+      EXPECT_THAT(msg, testing::HasSubstr("its internal fix GE_ATOM_IDS was deleted (unfix)"));
+    }
+    {
+      deck::Lammps lmp;
+      lmp.command(start);
+      const std::string msg = lmp.error_of(
+          "fix GE_ATOM_IDS all property/atom i_foo\ndelete_atoms group far compress yes\nrun 5");
+      EXPECT_THAT(msg, testing::HasSubstr("the input defined fix GE_ATOM_IDS (property/atom) "
+                                          "with it, which replaced the pair style's"));
+    }
+    {
+      // apart: no history to guard, the record is made anew and guards again
+      deck::Lammps lmp;
+      lmp.command(start + "set atom 3 x 3.0\nvelocity all set 0 0 0\nrun 1\nunfix GE_ATOM_IDS\nrun 1");
+      EXPECT_EQ(lmp.error_of("set atom 3 x 1.9\nvelocity all set 0 0 0\nrun 1"), "");
+      const std::string msg = lmp.error_of("delete_atoms group far compress yes\nrun 5");
+      EXPECT_THAT(msg, testing::HasSubstr("atom IDs were changed since the last run"));
     }
   }
 }
@@ -417,43 +462,6 @@ run 0
         "WARNING: Fix w wall/gran/exact: the wiggle period is only 2 time steps",
         "WARNING: fix wall/gran/exact: hertz: negative Poisson ratio"})
     EXPECT_NE(text.find(warning), std::string::npos) << warning;
-}
-
-// A pair_coeff between runs, or after read_restart, that changes a type pair's law to one that
-// keeps another per-contact state stops while contacts hold the old law's states (the new law
-// used to read them as its own); classic <-> refined share their state and may switch, and a
-// change with no contact open is allowed.
-TEST(DeckLinear, LawChangeWithOpenContactsIsRejected)
-{
-  const char *const changed = "changed the contact law to one that keeps another per-contact";
-  for (const char *store : kStores) {
-    SCOPED_TRACE(store);
-    const std::string start = kTwoTouchingSpheres + "pair_style granular/exact history " + store +
-        "\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5\n";
-    {
-      deck::Lammps lmp;
-      lmp.command(start + "write_restart law_change.restart");
-      const std::string msg =
-          lmp.error_of("pair_coeff * * hooke 1000 tangential walton_braun 800 0.5\nrun 5");
-      EXPECT_NE(msg.find(changed), std::string::npos) << msg;
-    }
-    {
-      deck::Lammps lmp;
-      lmp.command("read_restart law_change.restart\ncomm_modify vel yes\n"
-                  "fix integrate all nve/sphere");
-      const std::string msg = lmp.error_of(
-          "pair_coeff * * hooke 1000 tangential spring_sliding 800 0.5\nrun 5");
-      EXPECT_NE(msg.find(changed), std::string::npos) << msg;
-    }
-    {
-      deck::Lammps lmp;
-      lmp.command(start + "pair_coeff * * hooke 1000 tangential refined 800 0.5\nrun 5");
-      // apart, then the law may change: nothing holds the old state
-      lmp.command("set atom 2 x 3.0\nrun 1\n"
-                  "pair_coeff * * hooke 1000 tangential walton_braun 800 0.5\nrun 5");
-      EXPECT_EQ(lmp.thermo("atoms"), 2.0);
-    }
-  }
 }
 
 // Forces and contact histories do not depend on the newton_pair setting.

@@ -266,3 +266,195 @@ thermo_style    custom step c_s[1] c_s[2] c_s[3] c_s[4] c_s[5] c_s[6]
   ASSERT_EQ(uninterrupted.size(), restarted.size());
   for (size_t k = 0; k < uninterrupted.size(); k++) EXPECT_EQ(uninterrupted[k], restarted[k]) << k;
 }
+
+// ---- damaged history records ------------------------------------------------------------------
+
+namespace {
+
+double ubuf_of(long long id)
+{
+  double d;
+  std::memcpy(&d, &id, sizeof(double));    // LAMMPS' ubuf: an atom ID's bits in a double
+  return d;
+}
+
+// where the doubles `pattern` stand in the file (npos: nowhere)
+size_t find_doubles(const std::vector<char> &bytes, const std::vector<double> &pattern)
+{
+  const size_t n = pattern.size() * sizeof(double);
+  for (size_t k = 0; k + n <= bytes.size(); k++)
+    if (std::memcmp(bytes.data() + k, pattern.data(), n) == 0) return k;
+  return std::string::npos;
+}
+
+std::vector<char> with_double(std::vector<char> bytes, size_t offset, double value)
+{
+  std::memcpy(bytes.data() + offset, &value, sizeof(double));
+  return bytes;
+}
+
+// two touching spheres pressed and sheared for 20 steps under `law`, written to `file`
+void write_sheared_pair(const std::string &file, const std::string &law)
+{
+  deck::Lammps lmp;
+  lmp.command(deck::si_sphere_box("-0.01 0.01 -0.01 0.01 -0.01 0.01") + R"(
+create_atoms    1 single 0 0 0
+create_atoms    1 single 0 0 1.998e-3
+set             group all diameter 2e-3
+set             group all density 2500
+velocity        all set 0 0 0
+set             atom 1 vz 0.05 vx 0.02
+set             atom 2 vz -0.05
+pair_style      granular/exact
+pair_coeff      * * )" + law + R"(
+fix             integrate all nve/sphere
+timestep        1e-7
+run             20
+write_restart   )" + file);
+}
+
+struct Damage {
+  const char *what;
+  size_t field;    // the field's index from the record's start
+  double value;
+  const char *message;
+};
+
+// Every count, length and ID field of atom 1's record set to values no record can hold: each
+// stops at read_restart's first run with an error naming the atom and the field (no crash).
+void expect_damage_named(const std::string &valid_file, size_t record,
+                         const std::vector<Damage> &damages)
+{
+  const std::vector<char> valid = read_file(valid_file);
+  for (const Damage &d : damages) {
+    SCOPED_TRACE(d.what);
+    write_file("damaged.restart", with_double(valid, record + d.field * sizeof(double), d.value));
+    const std::string msg = error_reading("damaged.restart");
+    EXPECT_THAT(msg, testing::HasSubstr("contact history"));
+    EXPECT_THAT(msg, testing::HasSubstr("of atom 1 is damaged"));
+    EXPECT_THAT(msg, testing::HasSubstr(d.message));
+  }
+}
+
+}    // namespace
+
+// LAMMPS' neighbour history layout: [length, partners, then per partner its ID and 11 values]
+TEST(DeckRestartFormat, DamagedNeighbourHistoryRecordsStopWithAnError)
+{
+  write_sheared_pair("neigh.restart", "hooke 2e5 tangential classic 1.6e5 0.4");
+  EXPECT_EQ(error_reading("neigh.restart"), "");
+  const size_t record = find_doubles(read_file("neigh.restart"), {14.0, 1.0, ubuf_of(2)});
+  ASSERT_NE(record, std::string::npos) << "atom 1's record [14, 1, ID 2, ...] not found";
+  const double nan = std::nan("");
+  expect_damage_named("neigh.restart", record,
+                      {{"length 1e9", 0, 1e9, "record length is 1000000000"},
+                       {"length -5", 0, -5.0, "record length is -5"},
+                       {"length NaN", 0, nan, "record length is nan"},
+                       {"partners 1e9", 1, 1e9, "number of partners is 1000000000"},
+                       {"partners 2^31 - 1", 1, 2147483647.0, "number of partners is 2147483647"},
+                       {"partners -5", 1, -5.0, "number of partners is -5"},
+                       {"partners NaN", 1, nan, "number of partners is nan"},
+                       {"partners 65536", 1, 65536.0, "number of partners is 65536"},
+                       {"partners 0.5", 1, 0.5, "number of partners is 0.5"},
+                       {"partner ID 0", 2, ubuf_of(0), "partner ID is 0"},
+                       {"partner ID itself", 2, ubuf_of(1), "partner ID is 1"},
+                       {"partner ID 2^40", 2, ubuf_of(1LL << 40), "partner ID is 1099511627776"},
+                       {"a value NaN", 5, nan, "contact values is nan"}});
+}
+
+// The compact store's layout: [length, partners, doubles of the entries, then per partner
+// [ID, count, 7 fixed values, count vertices of 4]]
+TEST(DeckRestartFormat, DamagedCompactHistoryRecordsStopWithAnError)
+{
+  write_sheared_pair("compact.restart", "hertz 7e10 0.25 tangential jaeger 0.4");
+  EXPECT_EQ(error_reading("compact.restart"), "");
+  const std::vector<char> valid = read_file("compact.restart");
+  // atom 1's record: its partner's ID (2) after [length, 1, length - 3]
+  size_t record = std::string::npos;
+  for (size_t at = find_doubles(valid, {ubuf_of(2)}); at != std::string::npos && at >= 24;) {
+    double head[3];
+    std::memcpy(head, valid.data() + at - 24, 24);
+    if (head[1] == 1.0 && head[2] == head[0] - 3.0 && head[0] > 12.0) {
+      record = at - 24;
+      break;
+    }
+    const std::vector<char> rest(valid.begin() + at + 1, valid.end());
+    const size_t next = find_doubles(rest, {ubuf_of(2)});
+    at = next == std::string::npos ? next : at + 1 + next;
+  }
+  ASSERT_NE(record, std::string::npos) << "atom 1's record [n, 1, n - 3, ID 2, ...] not found";
+  double count;
+  std::memcpy(&count, valid.data() + record + 4 * sizeof(double), sizeof(double));
+  ASSERT_GE(count, 1.0) << "the contact's history holds its vertices";
+  const double nan = std::nan("");
+  expect_damage_named("compact.restart", record,
+                      {{"length 1e9", 0, 1e9, "record length is 1000000000"},
+                       {"length NaN", 0, nan, "record length is nan"},
+                       {"partners 1e9", 1, 1e9, "number of partners is 1000000000"},
+                       {"partners 2^31 - 1", 1, 2147483647.0, "number of partners is 2147483647"},
+                       {"partners -5", 1, -5.0, "number of partners is -5"},
+                       {"partners NaN", 1, nan, "number of partners is nan"},
+                       {"partners 65536", 1, 65536.0, "number of partners is 65536"},
+                       {"partners 2", 1, 2.0, "partner ID is"},
+                       {"entries' length 1e9", 2, 1e9, "length of the entries is 1000000000"},
+                       {"entries' length -5", 2, -5.0, "length of the entries is -5"},
+                       {"partner ID 0", 3, ubuf_of(0), "partner ID is 0"},
+                       {"partner ID itself", 3, ubuf_of(1), "partner ID is 1"},
+                       {"count 1e9", 4, 1e9, "count of history items is 1000000000"},
+                       {"count 2^31 - 1", 4, 2147483647.0, "count of history items is 2147483647"},
+                       {"count -5", 4, -5.0, "count of history items is -5"},
+                       {"count NaN", 4, nan, "count of history items is nan"},
+                       {"count 65536", 4, 65536.0, "count of history items is 65536"},
+                       {"count 0", 4, 0.0, "number of partners is 1"},
+                       {"a fixed value NaN", 6, nan, "fixed part of a contact is nan"},
+                       {"a vertex NaN", 12, nan, "history items is nan"}});
+}
+
+// A file whose history store data predate the record of the laws (restart format 7 and before:
+// the store's global data were the two totals of ended work): the pair style that reads the
+// file knows its laws and goes on with its histories as the file of today does; a pair style
+// defined anew after read_restart cannot know which law made them, and drops them with one
+// warning that says how many (they were read as the new law's before, whatever it was).
+TEST(DeckRestartFormat, HistoriesOfAnUnknownLawAreDroppedWithAWarning)
+{
+  write_sheared_pair("known.restart", "hooke 2e5 tangential classic 1.6e5 0.4");
+  const std::vector<char> valid = read_file("known.restart");
+  const double mark = -3.818730112963e+297;    // the store data's mark (held_contacts.h)
+  const size_t at = find_doubles(valid, {mark});
+  ASSERT_NE(at, std::string::npos) << "no store data in the file";
+  int size = 0;
+  std::memcpy(&size, valid.data() + at - sizeof(int), sizeof(int));
+  // the old block: [size 16][ended work: 2 doubles], the work from the new block's [3], [4]
+  std::vector<char> old(valid.begin(), valid.begin() + at - sizeof(int));
+  const int old_size = 2 * sizeof(double);
+  old.insert(old.end(), reinterpret_cast<const char *>(&old_size),
+             reinterpret_cast<const char *>(&old_size) + sizeof(int));
+  old.insert(old.end(), valid.begin() + at + 3 * sizeof(double),
+             valid.begin() + at + 5 * sizeof(double));
+  old.insert(old.end(), valid.begin() + at + size, valid.end());
+  write_file("unknown.restart", old);
+
+  auto continued = [](const std::string &file, const std::string &redefine,
+                      const std::string &log) {
+    deck::Lammps lmp(log);
+    lmp.command("read_restart " + file + "\ncomm_modify vel yes\n" + redefine +
+                "pair_coeff * * hooke 2e5 tangential classic 1.6e5 0.4\n"
+                "fix integrate all nve/sphere\nrun 5");
+    auto **f = static_cast<double **>(lammps_extract_atom(lmp.handle(), "f"));
+    return std::vector<double>{f[0][0], f[0][1], f[0][2]};
+  };
+  const std::vector<double> from_valid = continued("known.restart", "", "valid.log");
+  // the same pair style: it read the file's laws
+  EXPECT_EQ(continued("unknown.restart", "", "same.log"), from_valid);
+  EXPECT_THAT(deck::read_text("same.log"), testing::Not(testing::HasSubstr("lost their history")));
+  // a new one: the one contact starts anew, with the warning
+  const std::vector<double> anew =
+      continued("unknown.restart", "pair_style none\npair_style granular/exact\n", "anew.log");
+  EXPECT_THAT(deck::read_text("anew.log"),
+              testing::HasSubstr("1 stored contacts of types 1 1 lost their history: the restart "
+                                 "file does not say which law made them"));
+  EXPECT_NE(anew, from_valid);
+  // the file of today: the law goes on with the file's histories also in a new pair style
+  EXPECT_EQ(continued("known.restart", "pair_style none\npair_style granular/exact\n", "new.log"),
+            from_valid);
+}

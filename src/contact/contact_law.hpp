@@ -138,6 +138,30 @@ GE_INLINE int contact_state_size(const ContactLaw &law)
   return int(LINEAR_HISTORY_SIZE) + moments;
 }
 
+// The layout of a contact's state under `law`: laws of the same kind read each other's states.
+// (A linear or Jaeger law with Yade moments keeps their relative rotation after its own state:
+// the moments' flags are part of the kind; a catalogue law's kind names its tangential and
+// normal models and its moments.)
+GE_INLINE int state_kind(const ContactLaw &lw)
+{
+  const int moments = 4 * lw.cat.yade.rolling.active + 2 * lw.cat.yade.twisting.active +
+      lw.cat.yade.combined;
+  if (lw.tangential == LAW_CLASSIC || lw.tangential == LAW_REFINED)
+    return moments ? 1024 + moments : 0;
+  if (lw.tangential == LAW_JAEGER) return moments ? 2048 + moments : 1;
+  const CatalogueLaw &c = lw.cat;
+  return 2 + 64 * static_cast<int>(c.tangential.model) + 8 * static_cast<int>(c.normal.model) +
+      4 * c.yade.rolling.active + 2 * c.yade.twisting.active + c.yade.combined;
+}
+
+// Where the Yade relative rotation (YADE_MOMENT_STATE_SIZE doubles) sits in the state of `law`.
+GE_INLINE int moment_state_offset(const ContactLaw &law)
+{
+  return law.tangential == LAW_JAEGER ? JAEGER_MOMENT_STATE
+      : law.tangential == LAW_CATALOGUE ? int(CS_YADE)
+                                        : LINEAR_MOMENT_STATE;
+}
+
 namespace contact_detail {
 
 // The movement of the step as the linear and catalogue laws see it.

@@ -4,13 +4,17 @@
    neighbour build drops. A neighbour build keeps only the pairs that touch,
    so a contact that ended since the last force evaluation is dropped before
    the force loop sees it end: the work the listed contacts hold before the
-   build less what they hold after it is that of the dropped ones.
+   build less what they hold after it is that of the dropped ones. And what
+   the stores save and match on behalf of the laws: which law made the
+   contacts (restart data), and the change of a contact's law.
 ------------------------------------------------------------------------- */
 
 #ifndef GE_CONTACT_HISTORY_CLIENT_H
 #define GE_CONTACT_HISTORY_CLIENT_H
 
 namespace LAMMPS_NS {
+
+class HistoryProvenance;
 
 class ContactHistoryClient {
  public:
@@ -21,6 +25,11 @@ class ContactHistoryClient {
   // [tangential work, dissipation] of the contacts that ended on this process, for the
   // store's restart data
   virtual void ended_work(double work[2]) const = 0;
+  // the law each type pair's stored contacts were made with, for the store's restart data
+  virtual const HistoryProvenance &history_laws() const = 0;
+  // at the end of each neighbour build, once the store has matched its contacts to the new
+  // list: contacts whose law changed since they were stored are carried over to their new law
+  virtual void contacts_matched() = 0;
 
  protected:
   ~ContactHistoryClient() = default;    // (not deleted through this interface)

@@ -837,21 +837,28 @@ ContactLaw ContactLawWords::mix(const ContactLaw &a, const ContactLaw &b) const
   return m;
 }
 
+
 /* ----------------------------------------------------------------------
-   the per-contact state a law keeps: laws whose kinds differ cannot read each other's
-   stored contacts (pair granular/exact checks a law changed between runs with it, and the
-   wall fix writes it with its restart layout)
+   the law in the words of pair_coeff, without its numbers
 ------------------------------------------------------------------------- */
 
-int ContactLawWords::state_kind(const ContactLaw &lw)
+std::string ContactLawWords::describe(const ContactLaw &lw)
 {
-  // (a linear or Jaeger law with Yade moments keeps their relative rotation after its state)
-  const int moments = 4 * lw.cat.yade.rolling.active + 2 * lw.cat.yade.twisting.active +
-      lw.cat.yade.combined;
-  if (lw.tangential == ge::LAW_CLASSIC || lw.tangential == ge::LAW_REFINED)
-    return moments ? 1024 + moments : 0;
-  if (lw.tangential == ge::LAW_JAEGER) return moments ? 2048 + moments : 1;
-  const ge::CatalogueLaw &c = lw.cat;
-  return 2 + 64 * static_cast<int>(c.tangential.model) + 8 * static_cast<int>(c.normal.model) +
-      4 * c.yade.rolling.active + 2 * c.yade.twisting.active + c.yade.combined;
+  static const char *const normal[] = {"hooke", "hertz", "hls", "jkr", "dmt"};
+  static const char *const catalogue[] = {"",     "sliding", "viscous", "viscous_sliding",
+                                          "spring_sliding", "spring_dashpot", "dd", "lth",
+                                          "zzy",  "tti",     "walton_braun", "coulomb"};
+  const int n = lw.tangential == ge::LAW_CATALOGUE ? static_cast<int>(lw.cat.normal.model)
+                                                   : lw.normal;
+  std::string words = std::string(n >= 0 && n < 5 ? normal[n] : "?") + " tangential ";
+  if (lw.tangential == ge::LAW_CLASSIC) words += "classic";
+  else if (lw.tangential == ge::LAW_REFINED) words += "refined";
+  else if (lw.tangential == ge::LAW_JAEGER) words += "jaeger";
+  else {
+    const int m = static_cast<int>(lw.cat.tangential.model);
+    words += m >= 1 && m <= 11 ? catalogue[m] : "?";
+  }
+  if (lw.cat.yade.rolling.active) words += " rolling yade";
+  if (lw.cat.yade.twisting.active) words += " twisting yade";
+  return words;
 }

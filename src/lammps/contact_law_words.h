@@ -22,6 +22,9 @@ class ContactLawWords : protected Pointers {
 
   // the usage of pair_coeff, quoted by the errors about its words
   static const char *const GRAMMAR;
+  // the largest `capacity M` of the Jaeger law: a record of the compact store holds at most
+  // 2^26 - 1 vertices (FixContactHistoryExact::MAX_ROOM), and a step needs room for M + 1
+  static constexpr int JAEGER_CAPACITY_MAX = (1 << 26) - 2;
 
   // the contact law of words arg[first, narg) (pair_coeff grammar); `context` names the command
   // in error messages ("Incorrect <context>: ...")
@@ -29,9 +32,8 @@ class ContactLawWords : protected Pointers {
   // the law of a type pair I J without its own pair_coeff, from those of I I and J J (an error
   // where the two cannot be mixed)
   ge::ContactLaw mix(const ge::ContactLaw &a, const ge::ContactLaw &b) const;
-  // Which per-contact state a law keeps (laws of one kind read each other's: classic and
-  // refined; every catalogue model, an hls normal force and the Yade moments have their own).
-  static int state_kind(const ge::ContactLaw &lw);
+  // the law's words in short, for messages: "hertz tangential jaeger rolling yade"
+  static std::string describe(const ge::ContactLaw &lw);
 
  private:
   class CoeffReader;

@@ -4,6 +4,8 @@
 
 #include "fix_contact_history_exact.h"
 
+#include "contact_law_words.h"
+
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
@@ -15,14 +17,19 @@
 #include "recorded_atom_id.h"
 #include "update.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
 
+static_assert(ContactLawWords::JAEGER_CAPACITY_MAX + 1 <= FixContactHistoryExact::MAX_ROOM,
+              "a record holds the M + 1 vertices of the largest Jaeger capacity");
+
 namespace {
 enum { COMM_COUNTS, COMM_ENTRIES };
+constexpr int STORE_COMPACT = 1;    // (StoreRestartData::store)
 constexpr int EXTRA_ROOM = 2;    // items of headroom when a record is rebuilt from a blob
 
 // grow a raw double array to hold at least `need` values, keeping its contents
@@ -349,7 +356,10 @@ void FixContactHistoryExact::post_neighbor()
       }
     }
   }
-  if (client) client->work_after_build();
+  if (client) {
+    client->contacts_matched();
+    client->work_after_build();
+  }
 }
 
 // the record of a blob entry in the new pool, with EXTRA_ROOM items of headroom: a copy of the
@@ -395,7 +405,7 @@ void FixContactHistoryExact::post_run()
 void FixContactHistoryExact::write_restart(FILE *fp)
 {
   if (update->whichflag != 0) pre_exchange();
-  EndedWork::write(fp, world, comm->me, client);
+  EndedWork::write(fp, world, comm->me, client, STORE_COMPACT, nfixed);
 }
 
 void FixContactHistoryExact::restart(char *buf)
@@ -519,17 +529,101 @@ int FixContactHistoryExact::pack_restart(int i, double *buf)
   return 3 + write_records(i, buf + 3);
 }
 
+// A restart record: [length, number of partners, doubles of its entries, then the entries, each
+// [partner ID, count, fixed part, count items]], the fixed part as wide as the file's store
+// data say (this store's where the file does not say). Kept aside, checked, until the pair
+// style takes it.
 void FixContactHistoryExact::unpack_restart(int nlocal, int nth)
 {
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  m++;
-  npartner[nlocal] = static_cast<int>(extra[nlocal][m++]);
-  blob_length[nlocal] = blob_records[nlocal] = static_cast<bigint>(extra[nlocal][m++]);
-  blob_offset[nlocal] = allocate_blob(blob_length[nlocal]);
-  memcpy(blob_pool + blob_offset[nlocal], &extra[nlocal][m],
-         blob_length[nlocal] * sizeof(double));
+  const tagint tag = atom->tag[nlocal];
+  bigint begin, length;
+  locate_restart_record(error, style, tag, atom->extra[nlocal], atom->nextra_store, nth, begin,
+                        length);
+  RestartRecord rec(error, style, tag, atom->extra[nlocal] + begin, length);
+  rec.count("record length", length, length);
+  const bigint n = rec.count("number of partners", 0, (length - 3) / 2);
+  rec.count("length of the entries", length - 3, length - 3);
+  if (nlocal == 0 || !have_file_contacts) {
+    from_file.clear(ended_work.file.width > 0 ? ended_work.file.width : nfixed);
+    have_file_contacts = true;
+  }
+  while (from_file.atoms() < nlocal) from_file.end_atom();    // (atoms without a record)
+  std::vector<tagint> ids;
+  for (bigint k = 0; k < n; k++) {
+    const tagint id = rec.partner_id("partner ID");
+    const bigint count = rec.count("count of history items", 0,
+                                   std::min<bigint>(MAX_ROOM, (rec.left() - 1) / nitem));
+    const double *fixed = rec.values("fixed part of a contact", from_file.width);
+    const double *items = rec.values("history items", count * nitem);
+    ids.push_back(id);
+    from_file.add_contact(id, fixed, count * nitem, items);
+  }
+  if (rec.left() != 0)
+    rec.damaged("number of partners", double(n),
+                fmt::format("as many entries as fill the record ({} values are left over)",
+                            rec.left()));
+  rec.check_distinct(ids);
+  from_file.end_atom();
+}
+
+bool FixContactHistoryExact::take_restart_contacts(HeldContacts &out)
+{
+  if (!have_file_contacts) return false;
+  while (from_file.atoms() < atom->nlocal) from_file.end_atom();
+  out = std::move(from_file);
+  from_file = HeldContacts();
+  have_file_contacts = false;
+  return true;
+}
+
+/* ----------------------------------------------------------------------
+   contacts handed over between stores (between runs: the blobs hold every record)
+------------------------------------------------------------------------- */
+
+void FixContactHistoryExact::export_contacts(HeldContacts &out) const
+{
+  out.clear(nfixed);
+  std::vector<double> records;
+  for (int i = 0; i < atom->nlocal; i++) {
+    records.resize(blob_records[i]);
+    write_records(i, records.data());
+    const double *entry = records.data();
+    for (int e = 0; e < npartner[i]; e++) {
+      const int count = static_cast<int>(entry[1]);
+      out.add_contact(static_cast<tagint>(ubuf(entry[0]).i), entry + 2, (bigint) nitem * count,
+                      entry + 2 + nfixed);
+      entry += entry_doubles(count);
+    }
+    out.end_atom();
+  }
+}
+
+void FixContactHistoryExact::adopt_contacts(const HeldContacts &in)
+{
+  if (in.width > nfixed)
+    error->all(FLERR, "Fix {}: contacts of {} fixed values cannot go into a store of {}", style,
+               in.width, nfixed);
+  blob_used = 0;
+  for (int i = 0; i < atom->nlocal; i++) {
+    const int n = i < in.atoms() ? in.contacts_of(i) : 0;
+    bigint doubles = 0;
+    for (int k = 0; k < n; k++) doubles += 2 + nfixed + in.item_values_of(in.first[i] + k);
+    npartner[i] = n;
+    blob_length[i] = blob_records[i] = doubles;
+    blob_offset[i] = allocate_blob(doubles);
+    double *entry = blob_pool + blob_offset[i];
+    for (int k = 0; k < n; k++) {
+      const bigint c = in.first[i] + k;
+      const bigint nvalues = in.item_values_of(c);
+      entry[0] = ubuf(in.partner[c]).d;
+      entry[1] = static_cast<double>(nvalues / nitem);
+      for (int v = 0; v < nfixed; v++) entry[2 + v] = v < in.width ? in.fixed_of(c)[v] : 0.0;
+      memcpy(entry + 2 + nfixed, in.items_of(c), nvalues * sizeof(double));
+      entry += 2 + nfixed + nvalues;
+    }
+  }
+  blobs_refer_to_pool = false;
+  update_maxexchange();
 }
 
 int FixContactHistoryExact::size_restart(int nlocal)

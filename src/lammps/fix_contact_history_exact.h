@@ -25,6 +25,9 @@
    * post_neighbor() rebuilds the pool, compacted, keyed by the partner's
      tag: from the previous pool (kept as it was) for references, from the
      blob for records.
+   Restart records are checked as they are read (held_contacts.h) and kept
+   aside as HeldContacts until the pair style hands them to the store it makes
+   (this one, or another where the laws need it).
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -80,6 +83,12 @@ class FixContactHistoryExact : public Fix {
 
   // ---- interface for the pair style -------------------------------------------------------
   class Pair *pair = nullptr;
+  // between runs (the blobs are current): the contacts held, and contacts taken in (their
+  // fixed values at most nfixed, the rest zero)
+  void export_contacts(HeldContacts &out) const;
+  void adopt_contacts(const HeldContacts &in);
+  // the contacts of the restart file this store was handed, moved to `out` (false: none)
+  bool take_restart_contacts(HeldContacts &out);
   // contacts with a record held by the owned atoms (between runs: since post_run())
   bigint entries_held() const;
   bigint **firstrecord = nullptr;    // firstrecord[i][jj]: offset of the contact's record, or -1
@@ -229,6 +238,8 @@ class FixContactHistoryExact : public Fix {
     }
   }
   void update_maxexchange();
+  HeldContacts from_file;    // a restart file's records, checked (unpack_restart())
+  bool have_file_contacts = false;
 };
 
 }    // namespace LAMMPS_NS

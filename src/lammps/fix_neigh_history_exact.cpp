@@ -8,19 +8,25 @@
 #include "comm.h"
 #include "error.h"
 #include "my_page.h"
+#include "neighbor.h"
 #include "recorded_atom_id.h"
 #include "update.h"
 
+#include <cstring>
+
 using namespace LAMMPS_NS;
 
-// (LAMMPS' fix takes exactly 4 arguments: the file's width, a fifth, is read here)
+namespace {
+constexpr int STORE_NEIGH = 0;    // (StoreRestartData::store)
+constexpr int MAX_WIDTH = 64;     // no law keeps more values per contact
+}    // namespace
+
 FixNeighHistoryExact::FixNeighHistoryExact(LAMMPS *lmp, int narg, char **arg) :
-    FixNeighHistory(lmp, narg == 5 ? 4 : narg, arg), restart_dnum(dnum)
+    FixNeighHistory(lmp, narg, arg)
 {
-  if (narg == 5) restart_dnum = utils::inumeric(FLERR, arg[4], false, lmp);
-  if (restart_dnum < 1 || restart_dnum > dnum)
-    error->all(FLERR, "Fix {}: the restart file's values per contact ({}) must be 1 to {}", style,
-               restart_dnum, dnum);
+  if (dnum < 1 || dnum > MAX_WIDTH)
+    error->all(FLERR, "Fix {}: the values per contact ({}) must be 1 to {}", style, dnum,
+               MAX_WIDTH);
 }
 
 // LAMMPS' fix NEIGH_HISTORY follows its pair style's pointer, which only the pair style sets
@@ -31,7 +37,8 @@ void FixNeighHistoryExact::init()
   FixNeighHistory::init();
 }
 
-// around a neighbour build: the work of the contacts it drops (ContactHistoryClient)
+// around a neighbour build: the work of the contacts it drops, and the law changes of the
+// contacts it keeps (ContactHistoryClient)
 void FixNeighHistoryExact::pre_exchange()
 {
   if (client) client->work_before_build();
@@ -41,7 +48,10 @@ void FixNeighHistoryExact::pre_exchange()
 void FixNeighHistoryExact::post_neighbor()
 {
   FixNeighHistory::post_neighbor();
-  if (client) client->work_after_build();
+  if (client) {
+    client->contacts_matched();
+    client->work_after_build();
+  }
 }
 
 // an atom just created: no partners (LAMMPS' store), its ID recorded (recorded_atom_id.h)
@@ -64,7 +74,7 @@ void FixNeighHistoryExact::write_restart(FILE *fp)
   // per-neighbour values; between runs post_run() has done it already
   if (update->whichflag != 0) pre_exchange();
 
-  EndedWork::write(fp, world, comm->me, client);
+  EndedWork::write(fp, world, comm->me, client, STORE_NEIGH, dnum);
 }
 
 void FixNeighHistoryExact::restart(char *buf)
@@ -72,27 +82,97 @@ void FixNeighHistoryExact::restart(char *buf)
   ended_work.read(buf, comm->me);
 }
 
-// A file's contacts with restart_dnum values each (LAMMPS' layout: the atom's count of partners,
-// then per partner its tag and values): the values this build keeps beyond them start at zero.
+/* ----------------------------------------------------------------------
+   A restart record in LAMMPS' layout: [length, number of partners, then per partner its ID and
+   its values]. The values per contact follow from the length (and must be those the file's
+   store data give, where it has them). Kept aside, checked, until the pair style takes it.
+------------------------------------------------------------------------- */
+
 void FixNeighHistoryExact::unpack_restart(int nlocal, int nth)
 {
-  if (restart_dnum == dnum) {
-    FixNeighHistory::unpack_restart(nlocal, nth);
-    return;
+  const tagint tag = atom->tag[nlocal];
+  bigint begin, length;
+  locate_restart_record(error, style, tag, atom->extra[nlocal], atom->nextra_store, nth, begin,
+                        length);
+  RestartRecord rec(error, style, tag, atom->extra[nlocal] + begin, length);
+  rec.count("record length", length, length);
+  const bigint n = rec.count("number of partners", 0, (length - 2) / 2);
+  if (nlocal == 0 || !have_file_contacts) {
+    from_file.clear(ended_work.file.width > 0 ? ended_work.file.width : 0);
+    have_file_contacts = true;
   }
-  if (ipage_atom == nullptr) allocate_pages();
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  m++;
-  npartner[nlocal] = static_cast<int>(extra[nlocal][m++]);
-  maxpartner = MAX(maxpartner, npartner[nlocal]);
-  partner[nlocal] = ipage_atom->get(npartner[nlocal]);
-  valuepartner[nlocal] = dpage_atom->get(dnum * npartner[nlocal]);
-  for (int n = 0; n < npartner[nlocal]; n++) {
-    partner[nlocal][n] = static_cast<tagint>(ubuf(extra[nlocal][m++]).i);
-    double *values = &valuepartner[nlocal][dnum * n];
-    for (int k = 0; k < restart_dnum; k++) values[k] = extra[nlocal][m++];
-    for (int k = restart_dnum; k < dnum; k++) values[k] = 0.0;
+  while (from_file.atoms() < nlocal) from_file.end_atom();    // (atoms without a record)
+  if (n > 0) {
+    const bigint per_partner = (length - 2) / n;
+    if ((length - 2) % n != 0 || per_partner < 2 || per_partner - 1 > MAX_WIDTH)
+      rec.damaged("number of partners", double(n),
+                  fmt::format("a count that divides the {} values after it into partners of 2 "
+                              "to {} values",
+                              length - 2, MAX_WIDTH + 1));
+    const int width = static_cast<int>(per_partner - 1);
+    if (from_file.width == 0) from_file.width = width;
+    if (width != from_file.width)
+      rec.damaged("values per contact", double(width),
+                  fmt::format("{}, as the file's other records", from_file.width));
+  }
+  std::vector<tagint> ids;
+  for (bigint k = 0; k < n; k++) {
+    const tagint id = rec.partner_id("partner ID");
+    ids.push_back(id);
+    from_file.add_contact(id, rec.values("contact values", from_file.width), 0, nullptr);
+  }
+  rec.check_distinct(ids);
+  from_file.end_atom();
+}
+
+bool FixNeighHistoryExact::take_restart_contacts(HeldContacts &out)
+{
+  if (!have_file_contacts) return false;
+  while (from_file.atoms() < atom->nlocal) from_file.end_atom();
+  out = std::move(from_file);
+  from_file = HeldContacts();
+  have_file_contacts = false;
+  return true;
+}
+
+/* ----------------------------------------------------------------------
+   contacts handed over between stores (between runs)
+------------------------------------------------------------------------- */
+
+void FixNeighHistoryExact::export_contacts(HeldContacts &out) const
+{
+  out.clear(dnum);
+  for (int i = 0; i < atom->nlocal; i++) {
+    for (int n = 0; n < npartner[i]; n++)
+      out.add_contact(partner[i][n], &valuepartner[i][dnum * n], 0, nullptr);
+    out.end_atom();
+  }
+}
+
+void FixNeighHistoryExact::adopt_contacts(const HeldContacts &in)
+{
+  if (in.width > dnum)
+    error->all(FLERR, "Fix {}: contacts of {} values cannot go into a store of {}", style,
+               in.width, dnum);
+  allocate_pages();
+  const int nlocal = atom->nlocal;
+  for (int i = 0; i < nlocal; i++) {
+    const int n = i < in.atoms() ? in.contacts_of(i) : 0;
+    if (n > neighbor->oneatom)
+      error->one(FLERR,
+                 "Pair granular/exact: atom {} has {} contacts with a history, more than a "
+                 "neighbour list holds per atom ({}): raise it with 'neigh_modify one {}'",
+                 atom->tag[i], n, neighbor->oneatom, n);
+    npartner[i] = n;
+    maxpartner = MAX(maxpartner, n);
+    partner[i] = ipage_atom->get(n);
+    valuepartner[i] = dpage_atom->get(dnum * n);
+    for (int k = 0; k < n; k++) {
+      const bigint c = in.first[i] + k;
+      partner[i][k] = in.partner[c];
+      double *values = &valuepartner[i][dnum * k];
+      for (int v = 0; v < in.width; v++) values[v] = in.fixed_of(c)[v];
+      for (int v = in.width; v < dnum; v++) values[v] = 0.0;
+    }
   }
 }

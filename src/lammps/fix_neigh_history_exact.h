@@ -10,14 +10,20 @@
    arrays are already current (post_run() refreshes them and exchange() carries
    them), so the copy is only made during a run, where the list is valid.
 
-   Its global restart data also carries the work totals of contacts that have
-   ended (kept per process by the pair style): a fix writes its restart data on
-   every process, so the totals can be summed there.
+   Its global restart data also carry the work totals of contacts that have
+   ended (kept per process by the pair style: a fix writes its restart data on
+   every process, so the totals can be summed there), the values each contact
+   keeps and the laws that made the contacts (ended_work.h).
 
-   fix ID all NEIGH_HISTORY/EXACT <values per contact> [<values per contact in
-   the restart file>]: a file whose contacts keep fewer values (restart formats
-   before 7: `tangential coulomb` kept 3 fewer) is read with the values it lacks
-   zero (made by the pair style, which knows the file's width).
+   Restart records are read here, not by LAMMPS' fix: every count, length and
+   ID is checked (held_contacts.h) and the record kept aside as HeldContacts,
+   which the pair style hands to the store it makes (this one or another: it
+   may need a wider state, or the compact store). The values per contact of a
+   record follow from its length; a record with fewer values than the store
+   keeps (restart formats before 7: `tangential coulomb` kept 3 fewer) is read
+   with the values it lacks zero.
+
+   fix ID all NEIGH_HISTORY/EXACT <values per contact>
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -48,12 +54,20 @@ class FixNeighHistoryExact : public FixNeighHistory {
   void restart(char *) override;
   void unpack_restart(int, int) override;
 
+  // between runs (the partner arrays are current): the contacts held, and contacts taken in
+  // (their fixed values at most get_dnum(), the rest zero; items are not kept here)
+  void export_contacts(HeldContacts &out) const;
+  void adopt_contacts(const HeldContacts &in);
+  // the contacts of the restart file this store was handed, moved to `out` (false: none)
+  bool take_restart_contacts(HeldContacts &out);
+
   EndedWork ended_work;
   // the pair style that made this store, for the work of dropped contacts (set by it)
   ContactHistoryClient *client = nullptr;
 
  private:
-  int restart_dnum;    // values per contact in the restart file read (<= dnum)
+  HeldContacts from_file;
+  bool have_file_contacts = false;
 };
 
 }    // namespace LAMMPS_NS

@@ -857,7 +857,7 @@ void FixWallGranExact::restart_layout(double layout[LAYOUT_SIZE]) const
   layout[0] = slot_wall ? nslot : 0;
   layout[1] = jaeger() ? 1.0 : 0.0;
   layout[2] = history_width;
-  layout[3] = ContactLawWords::state_kind(law);
+  layout[3] = ge::state_kind(law);
 }
 
 // A marker (-1, as no step number is negative) and the layout of the per-atom blocks, the origin

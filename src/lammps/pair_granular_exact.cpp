@@ -86,17 +86,18 @@ PairGranularExact::PairGranularExact(LAMMPS *lmp) : Pair(lmp)
   id_history = "GE_NEIGH_HISTORY";
   history_mode = HISTORY_NEIGH;
   history_given = false;
+  history_requested = HISTORY_NEIGH;
   fix_neigh = nullptr;
   fix_compact = nullptr;
   id_friction = "GE_COULOMB";
   friction = nullptr;
   id_atom_ids = "GE_ATOM_IDS";
+  // (no pair style before this one leaves the fix behind: its destructor deletes it)
   if (const Fix *existing = modify->get_fix_by_id(id_atom_ids))
-    if (!utils::strmatch(existing->style, "^property/atom"))
-      error->all(FLERR,
-                 "Pair granular/exact: the fix ID {} is reserved for the atom IDs of its "
-                 "histories; give fix {} ({}) another ID",
-                 id_atom_ids, existing->id, existing->style);
+    error->all(FLERR,
+               "Pair granular/exact: the fix ID {} is reserved for the atom IDs of its "
+               "histories; give fix {} ({}) another ID",
+               id_atom_ids, existing->id, existing->style);
   for (const std::string &id : {id_history, id_history + "_DUMMY"}) {
     const Fix *existing = modify->get_fix_by_id(id);
     if (existing == nullptr) continue;
@@ -614,7 +615,6 @@ void PairGranularExact::allocate()
 void PairGranularExact::settings(int narg, char **arg)
 {
   cutoff_global = -1.0;
-  history_mode = HISTORY_NEIGH;
   history_given = false;
   work_always = false;
   bool cutoff_given = false, work_given = false;
@@ -632,8 +632,8 @@ void PairGranularExact::settings(int narg, char **arg)
         error->all(FLERR,
                    "Illegal pair_style granular/exact command: 'history' needs 'neigh' or "
                    "'compact'");
-      if (strcmp(arg[iarg + 1], "neigh") == 0) history_mode = HISTORY_NEIGH;
-      else if (strcmp(arg[iarg + 1], "compact") == 0) history_mode = HISTORY_COMPACT;
+      if (strcmp(arg[iarg + 1], "neigh") == 0) history_requested = HISTORY_NEIGH;
+      else if (strcmp(arg[iarg + 1], "compact") == 0) history_requested = HISTORY_COMPACT;
       else
         error->all(FLERR,
                    "Illegal pair_style granular/exact history '{}': expected 'neigh' or 'compact'",
@@ -740,19 +740,12 @@ void PairGranularExact::init_style()
   }
 
   // laws whose history grows need the compact store
-  if (any_law(TANGENTIAL_JAEGER)) {
-    if (history_given && history_mode == HISTORY_NEIGH)
-      error->all(FLERR,
-                 "Pair granular/exact: 'tangential jaeger' stores a variable-length history per "
-                 "contact and needs 'history compact' (the default when it is used; 'history "
-                 "neigh' was given to pair_style or came with a restart file): give "
-                 "'pair_style granular/exact history compact' before the pair_coeff");
-    history_mode = HISTORY_COMPACT;
-  }
-  if ((history_mode == HISTORY_COMPACT) != (fix_compact != nullptr) && (fix_neigh || fix_compact))
+  if (any_law(TANGENTIAL_JAEGER) && history_given && history_requested == HISTORY_NEIGH)
     error->all(FLERR,
-               "Pair granular/exact: the history storage cannot change between runs; define the "
-               "pair style anew");
+               "Pair granular/exact: 'tangential jaeger' stores a variable-length history per "
+               "contact and needs the compact store, but pair_style was given 'history neigh': "
+               "leave 'history' out (the compact store is the default with 'tangential "
+               "jaeger'), or give 'history compact'");
   // JKR contacts hold after their surfaces part: LAMMPS' neighbour history keeps the pairs that
   // are not touching at a rebuild too
   beyond_contact = 0;
@@ -762,7 +755,10 @@ void PairGranularExact::init_style()
   track_work_for_run();
   create_history_fix();
   create_atom_id_fix();
-  check_law_changes();
+  // contacts made with another law than their type pair's now are carried over to it at this
+  // run's first neighbour build (pair_granular_exact_history.cpp)
+  laws_recorded = false;
+  law_change_pending = contacts_held() > 0 && (laws_changed() || laws_from_file);
   check_atom_ids();
   check_coulomb_setup();
   place_friction_fix();
@@ -820,52 +816,6 @@ void PairGranularExact::check_periodic_images() const
                  edge[d], "xyz"[d], contact_distance);
 }
 
-/* ----------------------------------------------------------------------
-   a law changed between runs (or from the one a restart file was written with) so that its
-   contacts would read the state of another law as their own: an error while contacts keep
-   such states (the state of a contact cannot be translated from one law to another)
-------------------------------------------------------------------------- */
-
-int &PairGranularExact::stored_kind(int i, int j)
-{
-  return kind_of_history[i * (atom->ntypes + 1) + j];
-}
-
-void PairGranularExact::check_law_changes()
-{
-  const int ntypes = atom->ntypes;
-  kind_of_history.resize((ntypes + 1) * (ntypes + 1), -1);
-  int changed_i = 0, changed_j = 0;
-  for (int i = 1; i <= ntypes; i++)
-    for (int j = i; j <= ntypes; j++) {
-      const int before = stored_kind(i, j);
-      if (setflag[i][j] && before >= 0 && before != ContactLawWords::state_kind(law[i][j]) &&
-          changed_i == 0) {
-        changed_i = i;
-        changed_j = j;
-      }
-    }
-  if (changed_i > 0 && contacts_held() > 0)
-    error->all(FLERR,
-               "Pair granular/exact: pair_coeff {} {} changed the contact law to one that keeps "
-               "another per-contact state (the tangential model, an hls normal force or the "
-               "Yade moments) while contacts hold the state of the law they were made with; "
-               "to switch laws, give 'pair_style none', then the pair style and its pair_coeff "
-               "again (contacts then start without history)",
-               changed_i, changed_j);
-  record_law_kinds();
-}
-
-// the state kinds of the laws the stored contacts are made with from now on
-void PairGranularExact::record_law_kinds()
-{
-  const int ntypes = atom->ntypes;
-  kind_of_history.assign((ntypes + 1) * (ntypes + 1), -1);
-  for (int i = 1; i <= ntypes; i++)
-    for (int j = i; j <= ntypes; j++)
-      if (setflag[i][j]) stored_kind(i, j) = ContactLawWords::state_kind(law[i][j]);
-}
-
 bigint PairGranularExact::contacts_held() const
 {
   // (not const: an MPI stub library takes a void *)
@@ -890,8 +840,35 @@ bigint PairGranularExact::contacts_held() const
 
 void PairGranularExact::create_atom_id_fix()
 {
-  atom_ids_recorded = modify->get_fix_by_id(id_atom_ids) != nullptr;
+  // The guard holds whatever the input does with fix IDs: the recorded IDs live in the fix's
+  // per-atom vector, which goes with the fix (unfix, or a fix of the input defined with the
+  // reserved ID, which replaces it).
+  const Fix *existing = modify->get_fix_by_id(id_atom_ids);
+  if (atom_ids_made && recorded_atom_ids(atom) == nullptr) {
+    if (existing)
+      error->all(FLERR,
+                 "Pair granular/exact: the fix ID {} is reserved for the atom IDs of its "
+                 "histories, and the input defined fix {} ({}) with it, which replaced the pair "
+                 "style's: give that fix another ID",
+                 id_atom_ids, existing->id, existing->style);
+    if (contacts_held() > 0)
+      error->all(FLERR,
+                 "Pair granular/exact: its internal fix {} was deleted (unfix); it recorded the "
+                 "ID of every atom, by which the contact histories know their partners, so a "
+                 "renumbering since (delete_atoms with 'compress yes', reset_atoms id) can no "
+                 "longer be found: to go on without histories, give 'pair_style none', then the "
+                 "pair style and its pair_coeff again",
+                 id_atom_ids);
+    atom_ids_made = false;    // no history to guard: made anew below
+  }
+  if (!atom_ids_made && existing)
+    error->all(FLERR,
+               "Pair granular/exact: the fix ID {} is reserved for the atom IDs of its "
+               "histories; give fix {} ({}) another ID",
+               id_atom_ids, existing->id, existing->style);
+  atom_ids_recorded = atom_ids_made;
   if (atom_ids_recorded) return;
+  atom_ids_made = true;
   // (a run with Kokkos (-k on) has Kokkos atom styles, whose per-atom vectors only the /kk
   // variant of fix property/atom may grow)
   const char *style = lmp->kokkos ? "property/atom/kk" : "property/atom";
@@ -939,85 +916,6 @@ void PairGranularExact::check_radii() const
                "Pair granular/exact: atom {} has no size (radius <= 0); every atom is a sphere "
                "here: give it a diameter > 0 (set ... diameter)",
                without);
-}
-
-/* ----------------------------------------------------------------------
-   first init: the history fix replaces the placeholder created with the pair style, keeping its
-   place in the fix list (as LAMMPS' granular styles do)
-------------------------------------------------------------------------- */
-
-void PairGranularExact::create_history_fix()
-{
-  const int width = history_store_width();
-  if (fix_neigh || fix_compact) {
-    // (the pointer is compared, never followed: the fix may be gone)
-    const Fix *made = fix_compact ? static_cast<Fix *>(fix_compact) : fix_neigh;
-    if (modify->get_fix_by_id(id_history) != made)
-      error->all(FLERR,
-                 "Pair granular/exact: its internal fix {} was deleted (unfix); it held every "
-                 "contact's history, which is lost; to go on without histories, give "
-                 "'pair_style none', then the pair style and its pair_coeff again",
-                 id_history);
-    const int held = fix_compact ? fix_compact->nfixed : fix_neigh->get_dnum();
-    if (width > held)
-      error->all(FLERR,
-                 "Pair granular/exact: the laws now keep {} values per contact (rolling or "
-                 "twisting yade added to a linear or Jaeger law), the history store was made "
-                 "for {}; give 'pair_style none', then the pair style and its pair_coeff again",
-                 width, held);
-    return;
-  }
-  // the values per contact of the restart file's store (formats before 3 do not say: those of
-  // its laws then), fewer than now only where `tangential coulomb` gained its last change (format
-  // 7; it has LAMMPS' neighbour store): those files are read with it zero
-  const int file_width = restart_store_width > 0 ? restart_store_width
-      : restart_format > 0                       ? history_store_width(restart_format)
-                                                 : width;
-  const bool widened = history_mode == HISTORY_NEIGH && restart_format > 0 &&
-      restart_format < 7 && file_width < width && file_width == history_store_width(restart_format);
-  if (file_width != width && !widened)
-    error->all(FLERR,
-               "Pair granular/exact: the restart file's histories keep {} values per contact, "
-               "the laws now {} (rolling or twisting yade added or removed after read_restart): "
-               "keep the file's moments, or start the contacts anew with 'pair_style none', "
-               "the pair style and its pair_coeff",
-               file_width, width);
-  Fix *fix = modify->get_fix_by_id(id_history);
-  if (fix == nullptr) {
-    if (modify->get_fix_by_id(id_history + "_DUMMY") == nullptr)
-      error->all(FLERR,
-                 "Pair granular/exact: its internal fix {}_DUMMY was deleted (unfix); it holds "
-                 "the place of the history fix; give 'pair_style none', then the pair style and "
-                 "its pair_coeff again",
-                 id_history);
-    // the fixed part of a record, or a neighbour slot's block: the largest state of the laws
-    // (and the file's, where it is read widened)
-    std::string cmd = (history_mode == HISTORY_COMPACT)
-        ? fmt::format("{} all CONTACT_HISTORY/EXACT {} {}", id_history, width,
-                      int(sizeof(ge::JaegerVertex) / sizeof(double)))
-        : fmt::format("{} all NEIGH_HISTORY/EXACT {}", id_history, width);
-    if (widened) cmd += fmt::format(" {}", file_width);
-    fix = modify->replace_fix(id_history + "_DUMMY", cmd, 1);
-  }
-  EndedWork *restored = nullptr;
-  if (history_mode == HISTORY_COMPACT) {
-    fix_compact = dynamic_cast<FixContactHistoryExact *>(fix);
-    if (fix_compact) {
-      fix_compact->pair = this;
-      fix_compact->client = this;
-      restored = &fix_compact->ended_work;
-    }
-  } else {
-    fix_neigh = dynamic_cast<FixNeighHistoryExact *>(fix);
-    if (fix_neigh) {
-      fix_neigh->pair = this;
-      fix_neigh->client = this;
-      restored = &fix_neigh->ended_work;
-    }
-  }
-  if (restored == nullptr)
-    error->all(FLERR, "Pair granular/exact could not create its history fix {}", id_history);
-  restored->take(ended);    // totals of ended contacts from a restart file, if any
 }
 
 /* ----------------------------------------------------------------------
@@ -1284,8 +1182,13 @@ void PairGranularExact::read_restart(FILE *fp)
       law[i][j] = law[j][i] = lw;
     }
   }
-  // the stored contacts were made with these laws: a pair_coeff that changes one is checked
-  record_law_kinds();
+  // the stored contacts were made with these laws (unless the store's own data say more:
+  // take_restart_contacts()), mixed as init_one() mixed them
+  laws_of_history.reset(atom->ntypes);
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j] || (setflag[i][i] && setflag[j][j]))
+        laws_of_history.set(i, j, law_in_use(i, j));
 }
 
 /* ----------------------------------------------------------------------
@@ -1315,13 +1218,14 @@ constexpr int OLDEST_RESTART_FORMAT = 2;
 std::vector<int> PairGranularExact::restart_layout(int format) const
 {
   std::vector<int> layout = {format,
-                             history_mode,
+                             fix_neigh || fix_compact || !allocated ? history_mode
+                                                                    : wanted_history_mode(),
                              int(ge::LINEAR_HISTORY_SIZE),
                              int(ge::CATALOGUE_STATE_SIZE),
                              int(ge::JAEGER_FIXED_SIZE),
                              int(sizeof(ge::JaegerVertex) / sizeof(double)),
                              law_field_count(format)};
-  if (format >= 3) layout.push_back(allocated ? history_store_width() : -1);
+  if (format >= 3) layout.push_back(allocated ? store_width() : -1);
   return layout;
 }
 
@@ -1392,7 +1296,6 @@ void PairGranularExact::read_restart_settings(FILE *fp)
                "vertex, law fields) = ({}) is not this build's ({}): it cannot be read",
                utils::join_words(words_of(layout), ", "),
                utils::join_words(words_of(expected), ", "));
-  history_given = true;
 }
 
 /* ----------------------------------------------------------------------

@@ -9,6 +9,7 @@
 
 #include "contact_history_client.h"
 #include "coulomb_friction_tally.h"
+#include "held_contacts.h"
 #include "sphere_pair_services.h"
 #include "pair.h"
 
@@ -58,6 +59,8 @@ class PairGranularExact : public Pair,
   void work_before_build() override;
   void work_after_build() override;
   void ended_work(double work[2]) const override;
+  const HistoryProvenance &history_laws() const override { return laws_of_history; }
+  void contacts_matched() override;
   // the fix that solves the friction of `tangential coulomb` (created on first use)
   FixCoulombFrictionExact *friction_fix() override;
   // that fix while some law uses it (as of the last init), else nullptr: walls hand it their
@@ -92,8 +95,9 @@ class PairGranularExact : public Pair,
   // per-contact history: LAMMPS' fixed-width neighbour history (a value block for every
   // neighbour slot) or the compact store (a record per touching contact, variable length)
   enum { HISTORY_NEIGH = 0, HISTORY_COMPACT = 1 };
-  int history_mode;
-  bool history_given;            // 'history' was set in pair_style
+  int history_mode;              // of the store (before it exists: of the restart file)
+  bool history_given;            // 'history' was set in pair_style ...
+  int history_requested;         // ... to this
   class FixNeighHistoryExact *fix_neigh;
   class FixContactHistoryExact *fix_compact;
   std::string id_history;        // ID of the history fix
@@ -121,28 +125,48 @@ class PairGranularExact : public Pair,
   std::vector<int> restart_layout(int format) const;
   int restart_format = 0;          // of the restart file the laws were read from (0: none)
   int restart_store_width = -1;    // its history store's width (format 3), else -1
-  int history_store_width() const;
-  int history_store_width(int format) const;    // as restart format `format` kept it
+  // the values per contact the laws keep in a store of `mode` (as restart format `format`
+  // kept them)
+  int laws_store_width(int mode, int format = RESTART_FORMAT) const;
+  int store_width() const;    // of the history store (the laws' before it exists)
   bool setup_checked = false;    // warn_doubtful_setup() has run (once per pair style)
   void warn_doubtful_setup();
   void warn_large_overlaps();
   void warn_coarse_time_step(double lightest);
   void warn_coarse_hertz_time_step(double mass, double radius, double fastest);
+
+  // The history store (pair_granular_exact_history.cpp): made at the first run's setup, where
+  // it takes the contacts of a restart file, and made anew between runs where the laws need
+  // the other kind of store or more values per contact, taking the contacts of the old one.
   void create_history_fix();
+  int wanted_history_mode() const;
+  class Fix *make_history_store(int mode, int width);
+  void remove_history_store();
+  bool take_restart_contacts(HeldContacts &held);
+  void adopt_contacts(const HeldContacts &held);
+  // The laws the stored contacts were made with (from the last run's setup, or from the
+  // restart file: the store's data, or the laws the pair style read), by type pair; at the
+  // first neighbour build of a run the contacts whose law changed since are carried over to
+  // their new law (src/contact/law_change.hpp), those of unknown law dropped, with one
+  // warning that says what became of them.
+  HistoryProvenance laws_of_history;
+  bool law_change_pending = false;    // some type pair's law changed since (this run's setup)
+  bool laws_recorded = false;         // laws_of_history holds this run's laws
+  bool laws_from_file = false;        // ... or a restart file's, whose contacts it holds
+  ge::ContactLaw law_in_use(int i, int j) const;    // law[i][j], or the mix init_one makes
+  bool laws_changed() const;
+  void record_laws_of_history();
+  void carry_contacts_to_their_laws(double *counts);
+  void report_law_changes(const std::vector<double> &counts) const;
   void check_radii() const;
   void check_periodic_images() const;
-  // the state kind of the law each type pair's stored contacts were made with (-1: none yet);
-  // from the last run's setup, or from the restart file the laws were read from
-  std::vector<int> kind_of_history;
-  int &stored_kind(int i, int j);
-  void check_law_changes();
-  void record_law_kinds();
   bigint contacts_held() const;    // stored contacts on all processes (collective)
   // Each atom's ID when the histories were last keyed by IDs (a fix property/atom created with
   // the history fix, so the values travel with the atoms): commands that renumber atoms between
   // runs would attach the histories to other partners (check_atom_ids()).
   std::string id_atom_ids;
   bool atom_ids_recorded = false;    // the fix existed before this setup (not made just now)
+  bool atom_ids_made = false;        // this pair style made the fix
   void create_atom_id_fix();
   void check_atom_ids();
   double listed_before[2];    // work_before_build(): [tangential work, dissipation]

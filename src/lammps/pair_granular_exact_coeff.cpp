@@ -33,22 +33,15 @@ bool PairGranularExact::any_linear_law() const
    laws' 11)
 ------------------------------------------------------------------------- */
 
-int PairGranularExact::history_store_width() const
-{
-  return history_store_width(RESTART_FORMAT);
-}
-
-int PairGranularExact::history_store_width(int format) const
+int PairGranularExact::laws_store_width(int mode, int format) const
 {
   // (restart formats before 7: `tangential coulomb` kept the catalogue's state alone)
   auto state_size = [format](const Law &lw) {
     return (format < 7 && ge::is_coulomb(lw)) ? int(ge::CATALOGUE_STATE_SIZE)
                                               : ge::contact_state_size(lw);
   };
-  int width = history_mode == HISTORY_COMPACT ? int(ge::JAEGER_FIXED_SIZE)
-                                              : int(ge::LINEAR_HISTORY_SIZE);
-  if (history_mode == HISTORY_COMPACT &&
-      (any_linear_law() || any_law(TANGENTIAL_CATALOGUE)))
+  int width = mode == HISTORY_COMPACT ? int(ge::JAEGER_FIXED_SIZE) : int(ge::LINEAR_HISTORY_SIZE);
+  if (mode == HISTORY_COMPACT && (any_linear_law() || any_law(TANGENTIAL_CATALOGUE)))
     width = int(ge::LINEAR_HISTORY_SIZE);
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++)

@@ -92,6 +92,21 @@ TEST(DeckLinear, BadPairCoeffIsRejected)
       {"pair_coeff 1 1 hooke 1000 tangential sticky 800 0.5", "unknown tangential model 'sticky'"},
       {"pair_coeff 1 1 hooke 1000 tangential classic -1 0.5", "kt = -1 must be > 0"},
       {"pair_coeff 1 1 hooke 1000 tangential classic 800 -0.1", "mu = -0.1 must be >= 0"},
+      // magnitudes the laws cannot keep exact in double precision (NaN at a refined contact's
+      // onset with mu = 1e-200, in the thermo output with a stiffness of 1e308)
+      {"pair_coeff 1 1 hooke 1000 tangential refined 800 1e-200",
+       "mu = 1e-200 is outside the magnitudes the laws keep exact, 1e-100 to 1e+100"},
+      {"pair_coeff 1 1 hooke 1e-200 tangential refined 800 0.5", "kn = 1e-200 is outside"},
+      {"pair_coeff 1 1 hooke 1000 tangential refined 1e200 0.5", "kt = 1e+200 is outside"},
+      {"pair_coeff 1 1 hooke 1e308 tangential classic 800 0.5", "kn = 1e+308 is outside"},
+      {"pair_coeff 1 1 hertz 1e308 0.3 tangential jaeger 0.5", "is outside the magnitudes"},
+      // a Jaeger capacity whose records no store can hold (it overflowed 32 bits under /kk and
+      // ran with wrong physics, or crashed)
+      {"pair_coeff 1 1 hertz 1e4 0.3 tangential jaeger 0.5 capacity 2147483647",
+       "capacity M = 2147483647 would keep up to 2147483648 history vertices of 32 bytes per "
+       "contact (64 GiB for each contact"},
+      {"pair_coeff 1 1 hertz 1e4 0.3 tangential jaeger 0.5 capacity 67108863",
+       "give M <= 67108862"},
       {"pair_coeff 1 1 hooke 1000 tangential classic 800 0.5 twirl yes", "option of 'tangential refined'"},
       {"pair_coeff 1 1 hooke 1000 tangential refined 800 0.5 twirl maybe", "must be 'yes' or 'no'"},
       {"pair_coeff 1 1 hooke 1000 tangential refined 800 0.5 twirl", "twirl expects 1 value"},

@@ -467,3 +467,40 @@ TEST(LinearKernel, NoNormalDriftOverLongContacts)
               worst / largest);
   EXPECT_LE(worst / largest, 1e-12);
 }
+
+// At the edges of the doubles (mu = 1e-200, a stiffness of 1e-200 or 1e200) the refined law with
+// its direction refinement stays on its friction cone: the direction of a force of about 1e-200
+// was taken as f/|f| with |f|^2 underflowing to 0, and the force became infinite at the
+// contact's onset. pair_coeff keeps every parameter within 1e-100 to 1e100 (where products of
+// two, as in the work's 1/(kn kt), stay representable); the law itself is robust to one extreme
+// value. The same loading at every scale: a contact that forms, slides, turns and unloads.
+TEST(LinearKernel, RefinedStaysOnItsConeAtTheEdgesOfTheDoubles)
+{
+  const double cases[][3] = {{2e5, 1.6e5, 1e-200}, {2e5, 1.6e5, 1e-300}, {1e-200, 1.6e5, 0.4},
+                             {2e5, 1e200, 0.4}};
+  for (const auto &c : cases) {
+    SCOPED_TRACE(testing::Message() << "kn " << c[0] << " kt " << c[1] << " mu " << c[2]);
+    LinearParams p = refined_params(c[0], c[1], c[2]);
+    p.work = true;
+    double h[LINEAR_HISTORY_SIZE] = {0};
+    const Vec3 tilt{0.1, 0.2, 1.0};
+    for (int k = 0; k < 60; k++) {
+      LinearStep s;
+      s.normal = (1.0 / norm(tilt)) * tilt;
+      s.overlap = 1e-5 * (1 + (k < 40 ? k : 80 - k));
+      s.approach = k == 0 ? s.overlap : (k < 40 ? 1e-5 : -1e-5);
+      s.d = project_onto_plane(Vec3{1e-6 * (k % 7 - 3), 2e-6, 0}, s.normal);
+      s.mean_rotation = Vec3{1e-4, 0, 0};
+      s.dt = 1e-6;
+      LinearResult r;
+      linear_step(p, s, h, r);
+      ASSERT_TRUE(std::isfinite(r.fn) && std::isfinite(norm(r.ft)) &&
+                  std::isfinite(h[H_DISS_T]) && std::isfinite(h[H_WORK_T]))
+          << "step " << k;
+      const double cap = p.mu * p.kn * s.overlap;
+      // |ft| <= mu fn, the cone (compared without squaring: both may be near 1e-300)
+      EXPECT_LE(norm((1.0 / cap) * r.ft_spring), 1.0 + 1e-12) << "step " << k;
+      if (r.sliding) EXPECT_NEAR(norm((1.0 / cap) * r.ft_spring), 1.0, 1e-12) << "step " << k;
+    }
+  }
+}

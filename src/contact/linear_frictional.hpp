@@ -139,7 +139,17 @@ namespace detail {
 
 // Scale f to the length `limit` (f != 0). One expression shared by every path so that the
 // refined law with all switches off reproduces the classic law bit for bit.
-GE_INLINE Vec3 scale_to_length(const Vec3 &f, double limit) { return (limit / norm(f)) * f; }
+// f along its own direction with length `limit` (f != 0). |f|^2 under- or overflows where a
+// component is below about 1e-154 or above 1e154 (a force on the cone of mu = 1e-200 gave 1/0 at
+// a contact's onset): there the direction is taken from f scaled by its largest component.
+GE_INLINE Vec3 scale_to_length(const Vec3 &f, double limit)
+{
+  const double f2 = dot(f, f);
+  if (f2 > 1e-300 && f2 < 1e300) return (limit / std::sqrt(f2)) * f;
+  const double m = std::fmax(std::fabs(f.x), std::fmax(std::fabs(f.y), std::fabs(f.z)));
+  const Vec3 g = (1.0 / m) * f;
+  return (limit / norm(g)) * g;
+}
 
 // Carry the force stored at the end of the last step into the frame of this step.
 // twirl: the mean rotation theta of the pair, written as twist about the old normal followed by
@@ -340,7 +350,7 @@ GE_INLINE Vec3 slip_with_rotation(const Vec3 &f_s, double Fs, double G, double L
     return has_direction ? scale_to_length(f_s, cap1) : f_s;
   }
   const Vec3 dhat = (1.0 / dnorm) * d;
-  const Vec3 e_s = has_direction ? (1.0 / norm(f_s)) * f_s : dhat;
+  const Vec3 e_s = has_direction ? scale_to_length(f_s, 1.0) : dhat;
   const double c0 = dot(e_s, dhat);
   if (!has_direction || Fs == 0.0 || c0 >= 1.0 || c0 <= -1.0) {
     // aligned (or exactly opposed) with the movement: the direction does not change

@@ -27,6 +27,7 @@
 #include <Kokkos_ScatterView.hpp>
 
 #include <cmath>
+#include <exception>
 #include <type_traits>
 
 using namespace LAMMPS_NS;
@@ -510,7 +511,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::flatten_li
     k_touch = dual_int("granular/exact/kk:touch", room);
     k_count = dual_int("granular/exact/kk:count", room);
     k_state = dual_state("granular/exact/kk:state", room, STATE);
-    k_items = dual_items("granular/exact/kk:items", nitems > 0 ? room : 1, MAX(nitems, 1));
+    allocate_items(nitems > 0 ? room : 1);
   }
   auto ilist = k_ilist.h_view;
   auto offset = k_offset.h_view;
@@ -524,6 +525,26 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::flatten_li
   for (auto *dv : {&k_ilist, &k_offset, &k_neigh}) {
     dv->modify_host();
     dv->template sync<DeviceType>();
+  }
+}
+
+// The Jaeger vertices of `capacity M` keep M + 1 vertices in every neighbour slot: a large M
+// asks for more than the execution space has, which Kokkos reports without naming M (sizes in
+// 64 bits: M + 1 vertices of a slot reach 2^28 doubles at the largest M)
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::allocate_items(int slots)
+{
+  const int per_slot = MAX(nitems, 1);
+  try {
+    k_items = dual_items("granular/exact/kk:items", slots, per_slot);
+  } catch (const std::exception &e) {
+    const double bytes = double(slots) * double(per_slot) * sizeof(double);
+    error->one(FLERR,
+               "Pair granular/exact/kk: 'tangential jaeger capacity {}' keeps {} vertices in "
+               "each of the {} neighbour slots, {:.4g} GiB, which the execution space could not "
+               "allocate ({}): give a smaller capacity (16 to 64 follow the Mindlin-Deresiewicz "
+               "paths closely)",
+               per_slot / VERTEX_DOUBLES - 1, per_slot / VERTEX_DOUBLES, slots,
+               bytes / 1073741824.0, e.what());
   }
 }
 

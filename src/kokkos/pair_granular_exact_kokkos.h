@@ -124,6 +124,7 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   void upload_history();
   void download_history();
   void flatten_list();
+  void allocate_items(int slots);
   template <class F> void for_each_slot(F f) const;
   template <class F> void for_each_history_view(F f);
   int family = -1;    // the family of every type pair's law (ge::LawFamily), or -1: several

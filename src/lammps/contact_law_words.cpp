@@ -79,11 +79,26 @@ class ContactLawWords::CoeffReader {
   }
   double positive(const char *name)
   {
-    return number(name, [](double v) { return v > 0.0; }, "> 0");
+    return in_range(name, number(name, [](double v) { return v > 0.0; }, "> 0"));
   }
   double non_negative(const char *name)
   {
-    return number(name, [](double v) { return v >= 0.0; }, ">= 0");
+    return in_range(name, number(name, [](double v) { return v >= 0.0; }, ">= 0"));
+  }
+  // The laws compare squared forces (a force against its friction cone) in double precision:
+  // with every stiffness, modulus, friction coefficient and dashpot within 1e-100 to 1e100
+  // the squares of the forces of any geometry stay representable (a refined contact with
+  // mu = 1e-200 gave NaN at its onset, a stiffness of 1e308 NaN in the thermo output). A
+  // physical value in any system of units lies far inside it.
+  double in_range(const char *name, double value) const
+  {
+    constexpr double kSmallest = 1e-100, kLargest = 1e100;
+    if (value != 0.0 && !(value >= kSmallest && value <= kLargest))
+      fail("{} = {:g} is outside the magnitudes the laws keep exact, {:g} to {:g} (or 0 where 0 "
+           "is allowed): they compare squared forces in double precision; a physical value in "
+           "any system of units lies far inside it",
+           name, value, kSmallest, kLargest);
+    return value;
   }
   // (a word that is not a number names the value expected there: a missing value shows up as
   // the next keyword read in its place)
@@ -422,6 +437,17 @@ void ContactLawWords::parse_jaeger(CoeffReader &in, ContactLaw &lw)
       } else {
         if (!utils::is_integer(in.peek()))
           in.fail("capacity expects an integer M >= 2 or 'exact', not '{}'", in.peek());
+        // (checked as a number first: M past 2^31 - 1 is not an int)
+        const double requested = std::strtod(in.peek(), nullptr);
+        if (requested > JAEGER_CAPACITY_MAX)
+          in.fail("capacity M = {} would keep up to {:.0f} history vertices of {} bytes per "
+                  "contact ({:.4g} GiB for each contact, and under /kk for each neighbour slot); "
+                  "a contact's record holds at most {} vertices: give M <= {} (16 to 64 follow "
+                  "the Mindlin-Deresiewicz paths closely; 'capacity exact' keeps the whole "
+                  "history)",
+                  in.peek(), requested + 1.0, sizeof(ge::JaegerVertex),
+                  (requested + 1.0) * sizeof(ge::JaegerVertex) / 1073741824.0,
+                  JAEGER_CAPACITY_MAX + 1, JAEGER_CAPACITY_MAX);
         capacity = in.integer_at_least("capacity M", 2);
       }
     } else {

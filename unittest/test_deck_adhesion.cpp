@@ -355,8 +355,10 @@ TEST(DeckAdhesion, BadAdhesiveLawIsRejected)
       {"pair_coeff * * dmt 1000 0.3 -1 tangential dd 0.3", "gamma (surface energy) = -1 must be >= 0"},
       {"pair_coeff * * jkr -1000 0.3 10 tangential dd 0.3", "E (Young's modulus) = -1000 must be > 0"},
       {"pair_coeff * * jkr 1000 0.7 10 tangential dd 0.3", "nu (Poisson ratio) = 0.7 must be in (-1, 0.5]"},
-      {"pair_coeff * * jkr 1000 0.3 2000 0.2 tangential dd 0.3", "gamma (surface energy) must be a number >= 0, not 'tangential'"},
-      {"pair_coeff * * jkr 1000 0.3 2000 0.2", "jkr with two materials expects 3 value(s)"},
+      // (four numbers: the two-material form without gamma, or gamma after one material's E nu
+      // and a stray number; either way the count is wrong)
+      {"pair_coeff * * jkr 1000 0.3 2000 0.2 tangential dd 0.3", "jkr takes 3 numbers, or 5 with two materials (<E> <nu> [<E_J> <nu_J>] <gamma>), not 4"},
+      {"pair_coeff * * jkr 1000 0.3 2000 0.2", "jkr takes 3 numbers, or 5 with two materials"},
       {"pair_coeff * * jkr 1000 0.3 10 tangential jaeger 0.3", "'tangential jaeger' cannot go with 'jkr'"},
       {"pair_coeff * * dmt 1000 0.3 10 tangential refined 800 0.3", "adhesion (jkr, dmt) has no linear spring"},
       {"pair_coeff * * jkr 1000 0.3 10 tangential coulomb 0.3", "'tangential coulomb' cannot go with 'jkr'"},

@@ -272,7 +272,7 @@ TEST(DeckCatalogue, BadPairCoeffIsRejected)
 {
   const std::string setup = deck::kEmptyGranularBox;
   const deck::BadInput cases[] = {
-      {"pair_coeff 1 1 hertz 1e7 0.3 1e8", "hertz with two materials expects 2 value"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 1e8", "hertz takes 2 numbers, or 4 with two materials (<E> <nu> [<E_J> <nu_J>]), not 3"},
       {"pair_coeff 1 1 hertz 1e7 0.3 1e8 0.7 tangential sliding 0.3", "nu_J (Poisson ratio of type J) = 0.7"},
       // two materials for one type (the second used to be dropped, or mixed as if it were)
       {"pair_coeff 1 1 hertz 1e7 0.3 1e8 0.2 tangential sliding 0.3", "types 1 1 are one"},
@@ -789,8 +789,8 @@ TEST(DeckCatalogue, BadWallFixIsRejected)
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential jaeger 0.3 zplane 0 4 wall 1e7", "wall expects 'rigid' or <E> <nu>"},
       {"pair_style granular/exact\nfix w all wall/gran/exact hertz 1e7 0.3 tangential sliding 0.3 zplane 0 4 wall rigid wall 1e7 0.2", "'wall' is given twice"},
       // a wall placed inside the packing (it used to throw the sphere out: "Lost atoms")
-      {"create_atoms 1 single 1 1 1\nset group all diameter 1\nset group all density 1\npair_style granular/exact\npair_coeff * * hooke 1000 tangential sliding 0.3\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 2 NULL\nfix i all nve/sphere\nrun 0", "the centre of atom 1 is behind the wall"},
-      {"create_atoms 1 single 1 1 1\nset group all diameter 1\nset group all density 1\npair_style granular/exact\npair_coeff * * hooke 1000 tangential sliding 0.3\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane NULL 0.5\nfix i all nve/sphere\nrun 0", "the centre of atom 1 is behind the wall"},
+      {"create_atoms 1 single 1 1 1\nset group all diameter 1\nset group all density 1\npair_style granular/exact\npair_coeff * * hooke 1000 tangential sliding 0.3\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane 2 NULL\nfix i all nve/sphere\nrun 0", "the centre of atom 1 is on or behind the wall"},
+      {"create_atoms 1 single 1 1 1\nset group all diameter 1\nset group all density 1\npair_style granular/exact\npair_coeff * * hooke 1000 tangential sliding 0.3\nfix w all wall/gran/exact hooke 1000 tangential sliding 0.3 zplane NULL 0.5\nfix i all nve/sphere\nrun 0", "the centre of atom 1 is on or behind the wall"},
   };
   deck::expect_rejected(setup, cases);
 }

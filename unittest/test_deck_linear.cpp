@@ -92,6 +92,9 @@ TEST(DeckLinear, BadPairCoeffIsRejected)
       {"pair_coeff 1 1 hooke 1000 tangential sticky 800 0.5", "unknown tangential model 'sticky'"},
       {"pair_coeff 1 1 hooke 1000 tangential classic -1 0.5", "kt = -1 must be > 0"},
       {"pair_coeff 1 1 hooke 1000 tangential classic 800 -0.1", "mu = -0.1 must be >= 0"},
+      // nu given twice: the next keyword was read as nu_J ("not 'damping'")
+      {"pair_coeff 1 1 hertz 1e4 0.3 0.3 damping restitution 0.5 tangential sliding 0.5",
+       "hertz takes 2 numbers, or 4 with two materials (<E> <nu> [<E_J> <nu_J>]), not 3"},
       // magnitudes the laws cannot keep exact in double precision (NaN at a refined contact's
       // onset with mu = 1e-200, in the thermo output with a stiffness of 1e308)
       {"pair_coeff 1 1 hooke 1000 tangential refined 800 1e-200",
@@ -470,13 +473,49 @@ fix w all wall/gran/exact hertz 1e5 -0.2 tangential sliding 0.5 zplane 0 NULL wa
 run 0
 )");
   }
-  const std::string text = deck::read_text("doubtful_input.log");
+  {
+    // a sphere overlapping the floor by 20 % of its radius (a pair overlap of that size warned,
+    // a wall's was silent), and a mass so small that m/k underflowed ("in only 0 steps")
+    deck::Lammps lmp("doubtful_input_2.log");
+    lmp.command(std::string(deck::kEmptyWallBox) + R"(
+create_atoms 1 single 1 1 0.4
+create_atoms 1 single 3 3 1
+set group all diameter 1.0
+set group all density 1e-290
+pair_style granular/exact
+pair_coeff * * hooke 1000 tangential classic 800 0.5
+fix w all wall/gran/exact hooke 1000 tangential classic 800 0.5 zplane 0 NULL
+run 0
+)");
+  }
+  const std::string text =
+      deck::read_text("doubtful_input.log") + deck::read_text("doubtful_input_2.log");
   for (const char *warning :
        {"WARNING: Pair granular/exact: cutoff 0.5 is less than the largest contact distance of "
         "types 1 1",
         "WARNING: Fix w wall/gran/exact: the wiggle period is only 2 time steps",
-        "WARNING: fix wall/gran/exact: hertz: negative Poisson ratio"})
+        "WARNING: fix wall/gran/exact: hertz: negative Poisson ratio",
+        "WARNING: Fix w wall/gran/exact: the largest overlap of a sphere with the wall when the "
+        "run starts is 20 % of its radius",
+        "in only 1.02e-144 steps (its duration pi sqrt(m/(2 k)) = 5.08e-147)"})
     EXPECT_NE(text.find(warning), std::string::npos) << warning;
+}
+
+// A force that is not finite when a run starts stops it, naming the atom: two spheres made at
+// the same position have no normal (it ran on with NaN); a sphere whose centre is on a wall
+// overlaps it by its whole radius (silent, and the sphere was thrown out).
+TEST(DeckLinear, ForcesThatAreNotFiniteStopTheRun)
+{
+  const deck::BadInput cases[] = {
+      {"create_atoms 1 single 1 1 1\ncreate_atoms 1 single 1 1 1\nset group all diameter 1.0\n"
+       "set group all density 1.0\npair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 0",
+       "Pair granular/exact: the force or torque on atom 1 is not finite when the run starts"},
+      {"create_atoms 1 single 1 1 0\nset group all diameter 1.0\nset group all density 1.0\n"
+       "pair_coeff * * hooke 1000 tangential classic 800 0.5\n"
+       "fix w all wall/gran/exact hooke 1000 tangential classic 800 0.5 zplane 0 NULL\nrun 0",
+       "the centre of atom 1 is on or behind the wall at the start of the run"},
+  };
+  deck::expect_rejected(std::string(deck::kEmptyWallBox) + "pair_style granular/exact\n", cases);
 }
 
 // Forces and contact histories do not depend on the newton_pair setting.

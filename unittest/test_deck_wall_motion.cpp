@@ -154,6 +154,9 @@ TEST(DeckWallMotion, BadMotionIsRejected)
       {"zcylinder 2 wiggle x 0.1 1", "a zcylinder wiggles along z only"},
       {"zplane 0 NULL wiggle z abc 1", "Expected floating point"},
       {"zplane 0 NULL wobble z 0.1 1", "unexpected argument 'wobble'"},
+      // (an infinite wall velocity, NaN in the thermo output)
+      {"zplane 0 NULL wiggle z 1e308 1", "wiggle amplitude = 1e+308 is outside the magnitudes"},
+      {"zplane 0 NULL shear x 1e200", "shear velocity = 1e+200 is outside the magnitudes"},
   };
   for (const auto &[words, message] : cases) {
     deck::Lammps lmp;

@@ -303,8 +303,14 @@ void ContactLawWords::parse_hertzian(CoeffReader &in, ContactLaw &lw, const char
   cat.model = !adhesive ? ge::NORMAL_HERTZ : model[0] == 'j' ? ge::NORMAL_JKR : ge::NORMAL_DMT;
   const int values = adhesive ? 3 : 2;
   in.need(values, model);
-  // (more numbers than that: the two-material form, two more)
-  const bool two_materials = in.numbers_ahead() > values;
+  // (more numbers than that: the two-material form, two more; any other count is a mistake
+  // whose message would otherwise name the next keyword as a missing value)
+  const int given = in.numbers_ahead();
+  if (given > values && given != values + 2)
+    in.fail("{} takes {} numbers, or {} with two materials ({}), not {}", model, values,
+            values + 2,
+            adhesive ? "<E> <nu> [<E_J> <nu_J>] <gamma>" : "<E> <nu> [<E_J> <nu_J>]", given);
+  const bool two_materials = given > values;
   const double E = in.positive("E (Young's modulus)");
   const double nu = in.number(
       "nu (Poisson ratio)", [](double v) { return v > -1.0 && v <= 0.5; }, "in (-1, 0.5]");

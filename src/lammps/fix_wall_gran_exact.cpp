@@ -291,12 +291,16 @@ int FixWallGranExact::parse_motion(int narg, char **arg, int iarg)
     const double period = utils::numeric(FLERR, arg[iarg + 3], false, lmp);
     if (!(period > 0.0))
       error->all(FLERR, "Incorrect fix wall/gran/exact: wiggle period = {} must be > 0", period);
+    // (an amplitude of 1e308 gave an infinite wall velocity and NaN in the thermo output)
+    check_magnitude("wiggle amplitude", amplitude);
+    check_magnitude("wiggle period", period);
     angular_frequency = 2.0 * MY_PI / period;
     if (wallstyle == ZCYLINDER && motion_axis != 2)
       error->all(FLERR, "Incorrect fix wall/gran/exact: a zcylinder wiggles along z only");
   } else {
     motion = MOTION_SHEAR;
     shear_velocity = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+    check_magnitude("shear velocity", shear_velocity);
     if (wallstyle != ZCYLINDER && motion_axis == wallstyle)
       error->all(FLERR, "Incorrect fix wall/gran/exact: shear direction {} is the normal of the "
                         "plane; a plane shears along its surface", dim);
@@ -406,28 +410,57 @@ void FixWallGranExact::init()
   }
 }
 
+// The same magnitudes as the contact laws' (contact_law_words.cpp): within 1e-100 to 1e100,
+// or 0, so that the wall's speed and the forces it gives stay representable.
+void FixWallGranExact::check_magnitude(const char *name, double value) const
+{
+  const double size = std::fabs(value);
+  if (size != 0.0 && !(size >= 1e-100 && size <= 1e100))
+    error->all(FLERR,
+               "Incorrect fix wall/gran/exact: {} = {:g} is outside the magnitudes the laws keep "
+               "exact, 1e-100 to 1e+100 (or 0)",
+               name, value);
+}
+
 void FixWallGranExact::setup(int vflag)
 {
   check_centres_inside();
   post_force(vflag);
+  check_finite_forces(atom, world, error, fmt::format("fix {} wall/gran/exact", id).c_str());
 }
 
 // A sphere whose centre is behind a plane or outside the cylinder at the start of a run would
 // overlap the wall by more than its radius and be thrown out at once (LAMMPS then reports lost
 // atoms, which does not name the cause): a wall placed inside the packing is an input error.
 // (A region's side decides which spheres it acts on.)
-void FixWallGranExact::check_centres_inside() const
+void FixWallGranExact::check_centres_inside()
 {
   if (wallstyle == REGION) return;
   const double shift = plane_shift();
+  // (a centre on the surface too: the overlap is then the whole radius, and the sphere is
+  // thrown out as silently)
   const tagint behind = an_atom_where(atom, world, [&](int i) {
-    return (atom->mask[i] & groupbit) && touch(i, shift).overlap > atom->radius[i];
+    return (atom->mask[i] & groupbit) && touch(i, shift).overlap >= atom->radius[i];
   });
   if (behind != 0)
     error->all(FLERR,
                "Fix {} wall/gran/exact: the centre of atom {} is {} the wall at the start of the "
                "run; the walls must enclose the spheres of the group",
-               id, behind, wallstyle == ZCYLINDER ? "outside" : "behind");
+               id, behind, wallstyle == ZCYLINDER ? "on or outside" : "on or behind");
+  if (overlaps_checked) return;
+  overlaps_checked = true;
+  // overlaps above 5 % of the radius are legal but rarely meant, as for the pair style's
+  double largest = 0.0, all = 0.0;
+  for (int i = 0; i < atom->nlocal; i++)
+    if (atom->mask[i] & groupbit)
+      largest = std::fmax(largest, touch(i, shift).overlap / atom->radius[i]);
+  MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
+  if (all > 0.05 && comm->me == 0)
+    error->warning(FLERR,
+                   "Fix {} wall/gran/exact: the largest overlap of a sphere with the wall when "
+                   "the run starts is {:.3g} % of its radius; the contact laws assume overlaps "
+                   "of a few per cent at most (a wall placed into the packing?)",
+                   id, 100.0 * all);
 }
 
 /* ----------------------------------------------------------------------

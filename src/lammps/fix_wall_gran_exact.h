@@ -139,7 +139,9 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   double region_reach(double radius) const;
   double effective_radius(int i, const Touch &t) const;
   Touch touch(int i, double shift) const;
-  void check_centres_inside() const;
+  void check_centres_inside();
+  void check_magnitude(const char *name, double value) const;
+  bool overlaps_checked = false;    // the overlap warning was given (first run only)
   double plane_shift() const;
   ge::Vec3 normal_rate(int i, const Touch &t) const;
   PointMotion point_motion(const Touch &t, const Motion &whole) const;

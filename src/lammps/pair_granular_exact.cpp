@@ -363,6 +363,7 @@ void PairGranularExact::compute(int eflag, int vflag)
     tally[3] += ended[1];
     for (int k = 0; k < NEXTRA; k++) pvector[k] = tally[k];
   }
+  if (!advance) check_finite_forces(atom, world, error, "Pair granular/exact");
 }
 
 /* ----------------------------------------------------------------------
@@ -449,7 +450,8 @@ void PairGranularExact::warn_coarse_time_step(double lightest)
   });
   if (!(k > 0.0) || !std::isfinite(lightest)) return;
   // (LAMMPS integrates m dv/dt = ftm2v f: omega^2 = ftm2v k / m_eff, m_eff = m/2)
-  const double duration = M_PI * std::sqrt(0.5 * lightest / (force->ftm2v * k));
+  // (as a quotient of roots: m/k underflowed to 0 for a mass of 1e-300, "in only 0 steps")
+  const double duration = M_PI * std::sqrt(0.5 * lightest) / std::sqrt(force->ftm2v * k);
   const double steps = duration / update->dt;
   if (steps < 10.0 && comm->me == 0)
     error->warning(FLERR,
@@ -479,7 +481,9 @@ void PairGranularExact::warn_coarse_hertz_time_step(double mass, double radius, 
   const double speed = 2.0 * fastest;
   if (!(Estar > 0.0) || !(speed > 0.0) || !std::isfinite(mass)) return;
   const double mstar = 0.5 * mass / force->ftm2v, Rstar = 0.5 * radius;
-  const double duration = 2.868 * std::pow(mstar * mstar / (Rstar * Estar * Estar * speed), 0.2);
+  // (factor by factor: the quotient under the root under- or overflows at extreme inputs)
+  const double duration = 2.868 * std::pow(mstar, 0.4) * std::pow(Rstar, -0.2) *
+      std::pow(Estar, -0.4) * std::pow(speed, -0.2);
   const double steps = duration / update->dt;
   if (steps < 10.0 && comm->me == 0)
     error->warning(FLERR,

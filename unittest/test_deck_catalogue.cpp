@@ -181,6 +181,48 @@ TEST(DeckCatalogue, DampedCollisionsMatchTable)
   }
 }
 
+// Every dashpot goes with every law built on its spring: the table's damped collisions with the
+// catalogue's tangential model replaced by the linear laws (hooke: restitution, with and without
+// limit_damping) and by the Jaeger contact (hertz: bshp, kk, tsuji). A head-on impact has no
+// tangential movement, so each gives the same restitution, contact duration and largest overlap
+// as its table row (the same dashpot on the same spring: to round-off of the catalogue's run);
+// a dashpot defined on the other spring is an error that names the one to use.
+TEST(DeckCatalogue, EveryDashpotGoesWithEveryLawOnItsSpring)
+{
+  const std::string k = num(kLinearStiffness);
+  int checked = 0;
+  for (const DampedRow &row : damped_table()) {
+    const size_t at = row.law.find("tangential sliding 0.3");
+    if (row.law.find("damping") == std::string::npos || at == std::string::npos) continue;
+    const bool hooke = row.law.rfind("hooke", 0) == 0;
+    const std::string tail = row.law.substr(at + std::string("tangential sliding 0.3").size());
+    const std::vector<std::string> laws =
+        hooke ? std::vector<std::string>{"tangential classic " + k + " 0.3",
+                                         "tangential refined " + k + " 0.3"}
+              : std::vector<std::string>{"tangential jaeger 0.3"};
+    const Collision catalogue = head_on(glass_pair(row.law), row.t_c / 20000, 1.2 * row.t_c);
+    for (const std::string &tangential : laws) {
+      const std::string law = row.law.substr(0, at) + tangential + tail;
+      SCOPED_TRACE(law);
+      const Collision c = head_on(glass_pair(law), row.t_c / 20000, 1.2 * row.t_c);
+      expect_row({law, row.e, row.t_c, row.delta_max}, c.restitution, c.duration, c.max_overlap);
+      EXPECT_NEAR(c.restitution, catalogue.restitution, 1e-12);
+      EXPECT_NEAR(c.max_overlap, catalogue.max_overlap, 1e-12 * catalogue.max_overlap);
+      checked++;
+    }
+  }
+  EXPECT_EQ(checked, 7);    // restitution (2 linear laws, with and without limit_damping), bshp, kk, tsuji
+  const deck::BadInput cases[] = {
+      {"pair_coeff * * hooke 1e4 damping tsuji en 0.5 tangential classic 800 0.5",
+       "built on the linear (hooke) contact: it takes damping none, viscous or restitution; for "
+       "a restitution coefficient independent of the impact speed give 'damping restitution <e>'"},
+      {"pair_coeff * * hertz 1e7 0.3 damping restitution 0.5 tangential jaeger 0.4",
+       "built on the Hertz contact: it takes damping none, viscous, bshp, kk or tsuji; for a "
+       "restitution coefficient independent of the impact speed give 'damping tsuji en <e>'"},
+  };
+  deck::expect_rejected(deck::kEmptyGranularBox, cases);
+}
+
 namespace {
 
 // Sphere 2 is driven around sphere 1 on a circle at constant centre distance (constant normal
@@ -288,7 +330,7 @@ TEST(DeckCatalogue, BadPairCoeffIsRejected)
       {"pair_coeff 1 1 hooke 1000 damping tsuji en 0.9 tangential sliding 0.3", "tsuji"},
       {"pair_coeff 1 1 hertz 1e7 0.3 damping tsuji speed 0.9 tangential sliding 0.3", "damping tsuji expects 'en <e_n> [exact]' or 'eta <eta_n>'"},
       {"pair_coeff 1 1 hertz 1e7 0.3 damping viscous 1 2 tangential sliding 0.3", "damping viscous takes only <eta_n>"},
-      {"pair_coeff 1 1 hertz 1e7 0.3 damping restitution 0.9 tangential jaeger 0.3", "damping restitution requires normal hooke ('tangential jaeger' is built on the Hertz contact: it takes damping none, viscous, bshp, kk or tsuji)"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 damping restitution 0.9 tangential jaeger 0.3", "damping restitution requires normal hooke ('tangential jaeger' is built on the Hertz contact: it takes damping none, viscous, bshp, kk or tsuji; for a restitution coefficient independent of the impact speed give 'damping tsuji en <e>')"},
       {"pair_coeff 1 1 hls 1000 0.9 tangential classic 800 0.5", "'tangential classic' needs the normal model 'hooke"},
       {"pair_coeff 1 1 hooke 1000 tangential sliding", "sliding"},
       {"pair_coeff 1 1 hooke 1000 tangential sliding -1", "mu"},

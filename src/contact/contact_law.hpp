@@ -214,6 +214,16 @@ GE_FORCE_INLINE void linear_contact(const ContactLaw &law, const ContactBodies &
     if (!linear_history_set(state)) linear_init_history(state, s.normal, s.overlap);
     linear_current_force(law.linear, s, state, lr);
   }
+  // a normal dashpot of the catalogue on the linear spring (restitution: eta_n = alpha(e)
+  // sqrt(mbar k_n), the LSD whose restitution is e), applied as the catalogue applies it: the
+  // total may pull at the end of a rebound (so that e holds) unless limit_damping; its
+  // dissipation, F_vis times the approach, goes with the viscous dashpots'
+  if (law.damping == LAW_DAMPING_CATALOGUE && b.dt > 0.0) {
+    const DampingInput in{s.overlap, s.approach / b.dt, b.mbar, law.linear.kn, 0.0};
+    const double F_vis = damping_force(law.cat.damping, in);
+    lr.fn = normal_force_applied(lr.fn_elastic, F_vis, law.cat.limit_damping);
+    if (b.advance && law.linear.work) state[H_DISS_DAMP] += F_vis * s.approach;
+  }
   r.force_i = lr.fn * s.normal + lr.ft;
   set_tangential_torques(b, lr.ft, r);
   r.moment = Vec3{0, 0, 0};

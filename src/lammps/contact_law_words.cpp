@@ -169,29 +169,27 @@ ContactLaw ContactLawWords::parse(int narg, char **arg, int first, const char *c
   parse_law_options(in, lw);
   reject_leftover(in);
   if (lw.tangential == ge::LAW_CATALOGUE) check_catalogue_law(in, lw);
-  else if (lw.damping == ge::LAW_DAMPING_CATALOGUE && lw.tangential == ge::LAW_JAEGER)
-    check_jaeger_damping(in, lw);
-  else if (lw.damping == ge::LAW_DAMPING_CATALOGUE)
-    in.fail("damping '{}' goes with the catalogue tangential models; 'tangential {}' takes "
-            "'damping none' or 'damping viscous <eta_n> <eta_t>'",
-            lw.cat.damping.model == ge::DAMPING_RESTITUTION ? "restitution"
-                : lw.cat.damping.model == ge::DAMPING_BSHP  ? "bshp"
-                : lw.cat.damping.model == ge::DAMPING_KK    ? "kk"
-                                                            : "tsuji",
-            lw.tangential == ge::LAW_JAEGER ? "jaeger" : "classic|refined");
+  else if (lw.damping == ge::LAW_DAMPING_CATALOGUE) check_spring_damping(in, lw);
   warn_unusual_friction(in, lw);
   return lw;
 }
 
-// The Jaeger contact takes the catalogue's dashpots built on the Hertz spring (bshp, kk, tsuji):
-// LAMMPS' hertz/material with mindlin and a restitution damping ports to them
-void ContactLawWords::check_jaeger_damping(CoeffReader &in, const ContactLaw &lw)
+// The linear laws and the Jaeger contact take the catalogue's dashpots defined on their normal
+// spring: the linear spring (hooke) the LSD of a restitution coefficient, the Hertz spring of
+// the Jaeger contact bshp, kk and tsuji (LAMMPS' hertz/material with mindlin and a restitution
+// damping ports to tsuji). A dashpot defined on the other spring is an error that names the one
+// that gives the same physics.
+void ContactLawWords::check_spring_damping(CoeffReader &in, const ContactLaw &lw)
 {
   in.check(ge::validate(lw.cat.damping));
-  if (const char *message = ge::validate_combination(ge::NORMAL_HERTZ, lw.cat.damping.model))
-    in.fail("{} ('tangential jaeger' is built on the Hertz contact: it takes damping none, "
-            "viscous, bshp, kk or tsuji)",
-            message);
+  const bool jaeger = lw.tangential == ge::LAW_JAEGER;
+  const ge::NormalModel spring = jaeger ? ge::NORMAL_HERTZ : ge::NORMAL_HOOKE;
+  if (const char *message = ge::validate_combination(spring, lw.cat.damping.model))
+    in.fail("{} ('tangential {}' is built on the {} contact: it takes damping none, viscous{}; "
+            "for a restitution coefficient independent of the impact speed give '{}')",
+            message, jaeger ? "jaeger" : lw.tangential == ge::LAW_REFINED ? "refined" : "classic",
+            jaeger ? "Hertz" : "linear (hooke)", jaeger ? ", bshp, kk or tsuji" : " or restitution",
+            jaeger ? "damping tsuji en <e>" : "damping restitution <e>");
 }
 
 // A friction coefficient above 2 is legal but rarely meant: a swapped 'classic <kt> <mu>'
@@ -221,8 +219,7 @@ void ContactLawWords::parse_law_options(CoeffReader &in, ContactLaw &lw)
   }
   if (in.next_is("limit_damping")) {
     in.word();
-    const bool catalogue_dashpot =
-        lw.tangential == ge::LAW_JAEGER && lw.damping == ge::LAW_DAMPING_CATALOGUE;
+    const bool catalogue_dashpot = lw.damping == ge::LAW_DAMPING_CATALOGUE;
     if (lw.tangential != ge::LAW_CATALOGUE && !catalogue_dashpot)
       in.fail("'limit_damping' is an option of the catalogue laws and dashpots; the {} law with "
               "damping none or viscous never lets the normal force attract",
@@ -842,15 +839,15 @@ ContactLaw ContactLawWords::mix(const ContactLaw &a, const ContactLaw &b) const
   ContactLaw m = a;
   m.linear.eta_n = std::sqrt(pa.eta_n * pb.eta_n);
   m.linear.eta_t = std::sqrt(pa.eta_t * pb.eta_t);
+  const ge::DampingParams &da = a.cat.damping, &db = b.cat.damping;
+  if (a.damping == ge::LAW_DAMPING_CATALOGUE &&
+      (da.model != db.model || da.eta != db.eta || da.alpha != db.alpha || da.A != db.A ||
+       da.tsuji_from_e != db.tsuji_from_e || a.cat.limit_damping != b.cat.limit_damping))
+    error->all(FLERR,
+               "Pair granular/exact cannot mix '{}' laws with different dampings (the catalogue's "
+               "dashpots have no mixing rule); give this type pair its own pair_coeff",
+               a.tangential == ge::LAW_JAEGER ? "tangential jaeger" : "linear");
   if (a.tangential == ge::LAW_JAEGER) {
-    const ge::DampingParams &da = a.cat.damping, &db = b.cat.damping;
-    if (a.damping == ge::LAW_DAMPING_CATALOGUE &&
-        (da.model != db.model || da.eta != db.eta || da.alpha != db.alpha || da.A != db.A ||
-         da.tsuji_from_e != db.tsuji_from_e))
-      error->all(FLERR,
-                 "Pair granular/exact cannot mix 'tangential jaeger' laws with different dampings "
-                 "(its catalogue dashpots have no mixing rule); give this type pair its own "
-                 "pair_coeff");
     if (a.jaeger.lambda != b.jaeger.lambda || a.jaeger.capacity != b.jaeger.capacity)
       error->all(FLERR,
                  "Pair granular/exact cannot mix 'tangential jaeger' with different approx or "

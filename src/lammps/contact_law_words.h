@@ -42,7 +42,7 @@ class ContactLawWords : protected Pointers {
   void parse_normal(CoeffReader &in, ge::ContactLaw &lw);
   void parse_hertzian(CoeffReader &in, ge::ContactLaw &lw, const char *model);
   void check_adhesive_law(CoeffReader &in, const ge::ContactLaw &lw);
-  void check_jaeger_damping(CoeffReader &in, const ge::ContactLaw &lw);
+  void check_spring_damping(CoeffReader &in, const ge::ContactLaw &lw);
   void parse_damping(CoeffReader &in, ge::ContactLaw &lw);
   void parse_tangential(CoeffReader &in, ge::ContactLaw &lw);
   void parse_jaeger(CoeffReader &in, ge::ContactLaw &lw);

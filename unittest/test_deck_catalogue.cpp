@@ -982,6 +982,104 @@ TEST(DeckCatalogue, CoulombHeapWithDampedRollingComesToRest)
   EXPECT_GT(undamped, 1e4 * damped);
 }
 
+namespace {
+
+// LAMMPS' examples/granular/in.pour.drum, its cohesive pair (types 2 2): jkr 1e5 0.1 0.3 50
+// tangential mindlin NULL 1.0 0.5 rolling sds 1e3 1e3 0.1 twisting marshall; LJ units, spheres of
+// diameter 0.5 to 1 and density 1, dt 1e-3. Its port by the conversion guide for the deck's mean
+// spheres (d 0.75: R_eff 0.1875, m_eff 0.110, JKR contact radius at rest 0.0967): jkr 1e5 0.3 50,
+// the viscoelastic damping 0.1 as kk 0.1 m_eff sqrt(R_eff), mindlin as tti 0.5 with its dashpot at
+// rest, rolling yade kr 1e3 R_eff^2 eta 0.1/2 damp gamma (the guide: 1e3 R_eff^2 = 35.15625),
+// marshall's twisting values at rest as twisting yade kr 423 eta 0.086, and here the rolling
+// dashpot's gamma on the twist too (marshall's own is 5e-6).
+std::string drum_law(double gamma)
+{
+  return "jkr 1e5 0.3 50 damping kk 4.78e-3 tangential tti 0.5 eta 2.26e-3 rolling yade kr "
+         "35.15625 eta 0.05 damp " + num(gamma) + " twisting yade kr 423 eta 0.086 damp " +
+      num(gamma);
+}
+
+// The overlap at which a JKR contact of effective radius Rbar pushes with no force: (J2) of
+// contact/adhesion.hpp is 0 at a^{3/2} = 3 Rbar g, g = sqrt(pi gamma/Ebar), and (J1) gives delta.
+double jkr_rest_overlap(double Ebar, double Rbar, double gamma)
+{
+  const double g = std::sqrt(M_PI * gamma / Ebar), a = std::cbrt(9.0 * Rbar * Rbar * g * g);
+  return a * a / Rbar - 2.0 * g * std::sqrt(a);
+}
+
+// Two of the drum's smallest spheres (d 0.5) touching at rest at their JKR equilibrium overlap,
+// normal along x, or one such sphere resting on the floor plane (the sphere's material, normal z),
+// under drum_law(gamma); sphere 1 spun with 1 rad/s about `axis`, no gravity. The largest
+// rotational energy over `steps` steps of dt, relative to the start, and the last.
+struct SpinDown {
+  double highest, last;
+};
+SpinDown drum_spin_down(double gamma, double dt, const std::string &axis, bool wall, int steps)
+{
+  const double Ebar = 1e5 / (2.0 * (1.0 - 0.3 * 0.3));    // also a sphere on a half-space
+  const double rest = jkr_rest_overlap(Ebar, wall ? 0.25 : 0.125, 50.0);
+  deck::Lammps lmp;
+  const std::string file =
+      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+      "_spin_down.txt";
+  lmp.command(deck::lj_sphere_box("-2 2 -2 2 -2 2"));
+  lmp.command(wall ? "create_atoms 1 single 0 0 " + num(0.25 - rest)
+                   : "create_atoms 1 single 0 0 0\ncreate_atoms 1 single " + num(0.5 - rest) +
+                         " 0 0");
+  lmp.command("set group all diameter 0.5\nset group all density 1\nvelocity all set 0 0 0\n"
+              "set atom 1 omega " + axis + "\npair_style granular/exact\npair_coeff * * " +
+              drum_law(gamma));
+  if (wall) lmp.command("fix floor all wall/gran/exact " + drum_law(gamma) + " zplane 0 NULL wall 1e5 0.3");
+  lmp.command("fix integrate all nve/sphere\ncompute erot all erotate/sphere\ntimestep " + num(dt) +
+              "\nfix record all print 1 \"$(c_erot:%.17g)\" file " + file + " screen no\nrun " +
+              std::to_string(steps));
+  std::ifstream in(file);
+  std::string line;
+  double e0 = NAN, highest = 0.0, last = NAN;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const double e = std::stod(line);
+    if (std::isnan(e0)) e0 = e;    // the first record: the step of the setup
+    highest = std::fmax(highest, e / e0);
+    last = e / e0;
+  }
+  return {highest, last};
+}
+
+}    // namespace
+
+// Issue 47, item 1: the rolling and twisting dashpots never add energy. With the drum's port
+// (drum_law) a = gamma dt (1/I_i + 1/I_j) is 43 between two of its smallest spheres at the deck's
+// dt (21 on the floor); the dashpot applied as gamma w, the form before, multiplied their relative
+// spin by 1 - a each step and raised the rotational energy 1.6e6-fold within 3 steps (twisting
+// 7.9e3-fold; at 10 gamma 1.9e5 and 8.1e5; on the floor 1.8e5 and 3.5e4, and 1.4e5 and 3.8e5).
+// Stepped exactly now (notes: Yade moments, "Dashpot
+// step"), the rotational energy never exceeds its start over 2000 steps: rolling (spin about a
+// tangent) and twisting (about the normal), at the deck's gamma and 10 times it, at the deck's dt
+// and twice it (a = 86 and 860; the twisting spring is then past s = 1, where the dashpot is
+// held at critical damping; the tangential spring limits a rolling pair to dt < 2.4e-3), on a
+// sphere partner and on a wall.
+TEST(DeckCatalogue, MomentDashpotsOfThePortedDrumNeverAddEnergy)
+{
+  const struct {
+    const char *name, *axis;
+    bool wall;
+  } cases[] = {{"pair, rolling", "0 1 0", false},
+               {"pair, twisting", "1 0 0", false},
+               {"wall, rolling", "1 0 0", true},
+               {"wall, twisting", "0 0 1", true}};
+  for (const auto &c : cases)
+    for (double gamma : {35.15625, 351.5625})
+      for (double dt : {1e-3, 2e-3}) {
+        SCOPED_TRACE(std::string(c.name) + ", gamma " + num(gamma) + ", dt " + num(dt));
+        const SpinDown d = drum_spin_down(gamma, dt, c.axis, c.wall, 2000);
+        std::printf("  %s, gamma %g, dt %g: rotational energy at most %.15f of its start, at "
+                    "the end %.3e\n", c.name, gamma, dt, d.highest, d.last);
+        EXPECT_LE(d.highest, 1.0 + 1e-12);
+        EXPECT_LT(d.last, 1.0);
+      }
+}
+
 // examples/port_restitution: LAMMPS' own pair granular (hertz/material, damping
 // coeff_restitution, mindlin) and its port by the conversion guide (hertz, damping tsuji en e
 // exact, dd) give the same head-on collision: the same restitution, 0.8 as requested, and the

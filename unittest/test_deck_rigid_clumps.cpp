@@ -144,6 +144,64 @@ TEST(DeckRigidClumps, ClumpsCollideAcrossRanksAsInSerial)
   EXPECT_NEAR(split, serial, 1e-12);
 }
 
+// The Yade dashpots of a clump's sphere are stepped with the sphere's own inertia (its clump's
+// inertia tensor holds the sphere's, so the sphere's 1/I bounds the clump's in every direction:
+// notes: Yade moments, "Dashpot step"); they must still only dissipate. A vertical dumbbell of two
+// spheres of LAMMPS' drum deck (d 0.5, density 1, one fix rigid body) stands on the floor at the
+// JKR rest overlap of its lower sphere, under the drum's port with the guide's rolling dashpot and
+// 10 times it (the law of DeckCatalogue.MomentDashpotsOfThePortedDrumNeverAddEnergy; a = 21 and
+// 215 on the sphere's inertia at dt 1e-3), spun about its axis (twisting on the floor: the
+// dumbbell's inertia is twice the sphere's) or turning about a horizontal axis through its centre
+// of mass (rolling and sliding on the floor): the body's kinetic energy never exceeds its start
+// over 2000 steps, at dt 1e-3 and 2e-3.
+TEST(DeckRigidClumps, ClumpMomentDashpotsNeverAddEnergy)
+{
+  if (!has_rigid_package()) GTEST_SKIP() << kNoRigid;
+  const double Ebar = 1e5 / (2.0 * (1.0 - 0.3 * 0.3)), g = std::sqrt(M_PI * 50.0 / Ebar);
+  const double a = std::cbrt(9.0 * 0.25 * 0.25 * g * g), rest = a * a / 0.25 - 2.0 * g * std::sqrt(a);
+  const double z1 = 0.25 - rest;
+  for (const bool tip : {false, true})
+    for (const double gamma : {35.15625, 351.5625})
+      for (const double dt : {1e-3, 2e-3}) {
+        const std::string name = std::string(tip ? "turning" : "spinning") + ", gamma " +
+            num(gamma) + ", dt " + num(dt);
+        SCOPED_TRACE(name);
+        const std::string law =
+            "jkr 1e5 0.3 50 damping kk 4.78e-3 tangential tti 0.5 eta 2.26e-3 rolling yade kr "
+            "35.15625 eta 0.05 damp " + num(gamma) + " twisting yade kr 423 eta 0.086 damp " +
+            num(gamma);
+        deck::Lammps lmp;
+        const std::string file = "clump_dashpots.txt";
+        lmp.command(deck::lj_sphere_box("-2 2 -2 2 -1 3"));
+        lmp.command("create_atoms 1 single 0 0 " + num(z1) + "\ncreate_atoms 1 single 0 0 " +
+                    num(z1 + 0.5) + "\nset group all diameter 0.5\nset group all density 1\n"
+                    "neigh_modify exclude type 1 1\nvelocity all set 0 0 0");
+        // a rigid turn about the centre of mass, 1 rad/s: about z, or about x (v = omega x r)
+        lmp.command(tip ? "set group all omega 1 0 0\nset atom 1 vy 0.25\nset atom 2 vy -0.25"
+                        : "set group all omega 0 0 1");
+        lmp.command("pair_style granular/exact\npair_coeff * * " + law +
+                    "\nfix floor all wall/gran/exact " + law + " zplane 0 NULL wall 1e5 0.3\n"
+                    "fix body all rigid single\ncompute_modify thermo_temp extra/dof 0\n"
+                    "compute kt all ke/rigid body\ncompute kr all erotate/rigid body\n"
+                    "timestep " + num(dt) + "\nfix record all print 1 \"$(c_kt+c_kr:%.17g)\" file " +
+                    file + " screen no\nrun 2000");
+        std::ifstream in(file);
+        std::string line;
+        double e0 = NAN, highest = 0.0, last = NAN;
+        while (std::getline(in, line)) {
+          if (line.empty() || line[0] == '#') continue;
+          const double e = std::stod(line);
+          if (std::isnan(e0)) e0 = e;
+          highest = std::fmax(highest, e / e0);
+          last = e / e0;
+        }
+        std::printf("  %s: kinetic energy at most %.15f of its start, at the end %.3e\n",
+                    name.c_str(), highest, last);
+        EXPECT_LE(highest, 1.0 + 1e-12);
+        EXPECT_LT(last, 1.0);
+      }
+}
+
 // One rigid-body fix at a time (the body masses come from one).
 TEST(DeckRigidClumps, TwoRigidFixesAreRejected)
 {

@@ -77,6 +77,7 @@ struct CatalogueStep {
   double rbar = 0.0, mbar = 0.0;  // effective radius and mass
   Vec3 rot_i{0, 0, 0}, rot_j{0, 0, 0};    // omega dt of i and j (Yade moments)
   double radius_i = 0.0, radius_j = 0.0;  // radii for the Yade stiffness and cap
+  double inv_inertia_i = 0.0, inv_inertia_j = 0.0;    // 1/I of i and j (the Yade dashpots)
   bool advance = true;            // false: run setup or output; nothing stored changes
 };
 
@@ -207,6 +208,8 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
     ys.fn = F_cap;
     ys.update = s.advance;
     ys.dt = s.advance ? s.dt : 0.0;
+    ys.inv_inertia_i = s.inv_inertia_i;
+    ys.inv_inertia_j = s.inv_inertia_j;
     YadeMomentResult yr;
     yade_moment(law.yade, ys, state + CS_YADE, yr);
     r.moment = yr.moment;

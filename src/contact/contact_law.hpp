@@ -53,6 +53,13 @@ GE_INLINE bool has_moments(const ContactLaw &law)
 {
   return law.cat.yade.rolling.active || law.cat.yade.twisting.active;
 }
+// Moments with a dashpot (`damp`): their step needs the bodies' inertias (ContactBodies).
+GE_INLINE bool has_moment_dashpots(const ContactLaw &law)
+{
+  const YadeMomentParams &y = law.cat.yade;
+  return (y.rolling.active && y.rolling.gamma > 0.0) ||
+      (y.twisting.active && y.twisting.gamma > 0.0);
+}
 
 // A `tangential coulomb` contact without Yade moments gives its pair style the normal force
 // alone (along the normal: no torque) and F_n^c, the cap of the friction a fix solves after all
@@ -91,6 +98,9 @@ struct ContactBodies {
   double radius_i = 0.0, radius_j = 0.0;    // radii for the Yade moments (a wall: R_j = R_i)
   double rbar = 0.0;        // effective radius R_i R_j/(R_i + R_j) (a wall: of its curvature)
   double mbar = 0.0;        // effective mass (the bodies' masses: a clump's, a frozen atom's)
+  double inv_inertia_i = 0.0, inv_inertia_j = 0.0;    // 1/I about the centres, for the Yade
+                            // dashpots only (sphere_inverse_inertia; 0: a body that does not
+                            // turn, a wall or a frozen atom)
   double dt = 0.0;
   bool advance = true;      // false: run setup or output, no step is taken
   bool energies = true;     // false: energy_n and energy_t are 0 (steps with no output)
@@ -196,6 +206,8 @@ GE_INLINE void yade_moment_of(const ContactLaw &law, const ContactBodies &b, dou
   ys.fn = fn_cap;
   ys.update = b.advance;
   ys.dt = b.advance ? b.dt : 0.0;
+  ys.inv_inertia_i = b.inv_inertia_i;
+  ys.inv_inertia_j = b.inv_inertia_j;
   YadeMomentResult yr;
   yade_moment(law.cat.yade, ys, phi, yr);
   r.moment = yr.moment;
@@ -249,6 +261,8 @@ GE_INLINE CatalogueStep catalogue_step_of(const ContactBodies &b, const LinearSt
   c.rot_j = b.dt * b.omega_j;
   c.radius_i = b.radius_i;
   c.radius_j = b.radius_j;
+  c.inv_inertia_i = b.inv_inertia_i;
+  c.inv_inertia_j = b.inv_inertia_j;
   c.advance = b.advance;
   return c;
 }

@@ -89,6 +89,10 @@ struct YadeMomentStep {
   double fn = 0.0;         // F_n^c; a negative value is read as 0
   bool update = true;      // LAMMPS's history_update: false = compute M, leave phi unchanged
   double dt = 0.0;         // the step (the dashpots' relative spin is (rot_i - rot_j)/dt; 0: none)
+  double inv_inertia_i = 0.0;    // 1/I_i, 1/I_j: the bodies' inverse moments of inertia about
+  double inv_inertia_j = 0.0;    //   their centres (a sphere: sphere_inverse_inertia; 0: a body
+                                 //   that does not turn, a wall or a frozen atom), for the
+                                 //   dashpots' exact step (yade_dashpot_coefficient)
 };
 
 struct YadeMomentResult {
@@ -241,30 +245,90 @@ GE_INLINE Vec3 yade_unsplit(const YadeSplit &sp, const Vec3 &n)
   return log_map({S.w * std::cos(a), S.v + (S.w * std::sin(a)) * n});
 }
 
+// The inverse moment of inertia of a solid sphere about its centre, 1/(2/5 m R^2).
+GE_INLINE double sphere_inverse_inertia(double mass, double radius)
+{
+  return 2.5 / (mass * radius * radius);
+}
+
 // `damp <gamma>`: a dashpot in parallel with each spring, on the part of the relative spin
-// w = (omega_i - omega_j) that bends (w - (w.n) n) or twists ((w.n) n): M += gamma w, so that the
-// torque -M on i and +M on j opposes the relative spin and only dissipates. [ours] As in the
-// elastic-plastic spring-dashpot model of Ai, Chen, Rotter & Ooi (Powder Technol. 206, 2011,
-// model C) the dashpot acts while its spring is below the cap and is off at full mobilisation,
-// where the cap's return mapping dissipates (notes: Yade moments). Without it a bed of spheres
-// with rolling springs and no other rolling dissipation rocks on its springs for ever.
-GE_INLINE void add_yade_dashpots(const YadeMomentParams &p, const YadeMomentStep &s,
-                                 YadeMomentResult &r)
+// w = (omega_i - omega_j) that bends (w - (w.n) n) or twists ((w.n) n), so that the torque -M on
+// i and +M on j opposes the relative spin and only dissipates. [ours] As in the elastic-plastic
+// spring-dashpot model of Ai, Chen, Rotter & Ooi (Powder Technol. 206, 2011, model C) the dashpot
+// acts while its spring is below the cap and is off at full mobilisation, where the cap's return
+// mapping dissipates; and, as LAMMPS' `rolling sds` caps spring and dashpot together, the sum
+// of a spring and its dashpot stays within the cap. Without dashpots a bed of spheres with
+// rolling springs and no other rolling dissipation rocks on its springs for ever.
+//
+// The step ([ours], notes: Yade moments, "Dashpot step"): applied as gamma w, with w the half-step
+// spin of the step taken, the dashpot multiplies w by 1 - a in velocity Verlet,
+// a = gamma dt (1/I_i + 1/I_j), and is unstable for a > 2. The coefficient applied instead is
+// gamma (1 - e^-a)/a: the mean moment over the step of the dashpot between the two inertias
+// solved exactly, so that w becomes w e^-a (-> gamma w where a << 1: today's dashpot to O(a)),
+// every step and at any dt. Beside a spring K (s = K dt^2 (1/I_i + 1/I_j); alone stable for
+// s < 4) the pair's update with the share b = 1 - e^-a removed is stable for s < 4 - 2b; where
+// s > 1, b is therefore held at most at the discrete critical damping 2 sqrt(s) - s (the fastest
+// decay the pair can have, stable for every s < 4), so that the dashpot never destabilises a
+// spring that is stable alone. For s <= 1, every spring resolved in DEM, the hold never acts.
+GE_INLINE double yade_dashpot_coefficient(double gamma, double K, double inv_inertia_sum,
+                                          double dt)
+{
+  const double c = dt * inv_inertia_sum;    // the relative spin's change per moment, times dt
+  if (!(c > 0.0)) return gamma;             // neither body turns: no relative spin to damp
+  double b = -std::expm1(-gamma * c);       // 1 - e^-a, the share of w the step removes
+  const double s = K * dt * c;
+  if (s > 1.0) {    // at most the discrete critical damping 2 sqrt(s) - s (0 from s = 4 on)
+    const double critical = s < 4.0 ? 2.0 * std::sqrt(s) - s : 0.0;
+    if (b > critical) b = critical;
+  }
+  return b / c;
+}
+
+// The largest lambda in [0, 1] with |m + lambda d| <= cap, for a spring moment m within its cap
+// (a dashpot d cut to the room the cap leaves).
+GE_INLINE double yade_room_under_cap(const Vec3 &m, const Vec3 &d, double cap)
+{
+  const Vec3 full = m + d;
+  if (!(dot(full, full) > cap * cap)) return 1.0;
+  const double dd = dot(d, d), md = dot(m, d);
+  double room = cap * cap - dot(m, m);
+  if (room < 0.0) room = 0.0;
+  const double root = std::sqrt(md * md + dd * room);
+  // the positive root of dd l^2 + 2 md l - room = 0, without cancellation
+  const double lambda = md < 0.0 ? (root - md) / dd : room / (md + root);
+  return lambda < 1.0 ? (lambda > 0.0 ? lambda : 0.0) : 1.0;
+}
+
+// The dashpots of one step, after the springs: r holds the springs' moments (after their caps)
+// and sliding flags; Kb, Ktw are the springs' stiffnesses and cap_b, cap_tw their caps (combined:
+// Kb and cap_b for the one spring).
+GE_INLINE void add_yade_dashpots(const YadeMomentParams &p, const YadeMomentStep &s, double Kb,
+                                 double Ktw, double cap_b, double cap_tw, YadeMomentResult &r)
 {
   if (!s.update || !(s.dt > 0.0)) return;
   const Vec3 &n = s.normal;
+  const double inv_inertia = s.inv_inertia_i + s.inv_inertia_j;
   const Vec3 w = (1.0 / s.dt) * (s.rot_i - s.rot_j);
   const Vec3 w_tw = dot(w, n) * n;
   if (p.combined) {
     if (p.rolling.gamma > 0.0 && !r.rolling_sliding) {
-      r.moment_b = r.moment_b + p.rolling.gamma * (w - w_tw);
-      r.moment_tw = r.moment_tw + p.rolling.gamma * w_tw;
+      const Vec3 d = yade_dashpot_coefficient(p.rolling.gamma, Kb, inv_inertia, s.dt) * w;
+      const double l = p.rolling.capped ? yade_room_under_cap(r.moment, d, cap_b) : 1.0;
+      r.moment_b = r.moment_b + l * (d - dot(d, n) * n);
+      r.moment_tw = r.moment_tw + (l * dot(d, n)) * n;
     }
   } else {
-    if (p.rolling.active && p.rolling.gamma > 0.0 && !r.rolling_sliding)
-      r.moment_b = r.moment_b + p.rolling.gamma * (w - w_tw);
-    if (p.twisting.active && p.twisting.gamma > 0.0 && !r.twisting_sliding)
-      r.moment_tw = r.moment_tw + p.twisting.gamma * w_tw;
+    if (p.rolling.active && p.rolling.gamma > 0.0 && !r.rolling_sliding) {
+      const Vec3 d =
+          yade_dashpot_coefficient(p.rolling.gamma, Kb, inv_inertia, s.dt) * (w - w_tw);
+      const double l = p.rolling.capped ? yade_room_under_cap(r.moment_b, d, cap_b) : 1.0;
+      r.moment_b = r.moment_b + l * d;
+    }
+    if (p.twisting.active && p.twisting.gamma > 0.0 && !r.twisting_sliding) {
+      const Vec3 d = yade_dashpot_coefficient(p.twisting.gamma, Ktw, inv_inertia, s.dt) * w_tw;
+      const double l = p.twisting.capped ? yade_room_under_cap(r.moment_tw, d, cap_tw) : 1.0;
+      r.moment_tw = r.moment_tw + l * d;
+    }
   }
   r.moment = r.moment_b + r.moment_tw;
 }
@@ -281,12 +345,15 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
   const Vec3 phi = s.update ? yade_compose(phi0, s.rot_i, s.rot_j) : phi0;
   const Vec3 &n = s.normal;
   Vec3 phi_new;
+  double Kb = 0.0, Ktw = 0.0;    // the springs' stiffnesses and caps (for the dashpots)
+  double cap_b = 0.0, cap_tw = 0.0;
   if (p.combined) {
     // 2'. source-exact mode ([KD]): one stiffness, one cap on |M| = K_r |phi|
     const double K = yade_stiffness(p.rolling, s.radius_i, s.radius_j, s.ks);
+    Kb = K;
+    cap_b = yade_cap(p.rolling, s.radius_i, s.radius_j, s.fn);
     bool slip = false;
-    phi_new = yade_return_map(phi, K, p.rolling.capped,
-                              yade_cap(p.rolling, s.radius_i, s.radius_j, s.fn), &slip);
+    phi_new = yade_return_map(phi, K, p.rolling.capped, cap_b, &slip);
     const Vec3 phi_tw = dot(phi_new, n) * n;
     r.moment_tw = K * phi_tw;
     r.moment_b = K * (phi_new - phi_tw);
@@ -300,13 +367,11 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
     //    keyword is absent is dropped every step: it is free and not remembered, so it cannot
     //    grow past pi and corrupt the other part.
     YadeSplit sp = yade_split(phi, n);
-    double Kb = 0.0, Ktw = 0.0;
     bool changed = false;
     if (p.rolling.active) {
       Kb = yade_stiffness(p.rolling, s.radius_i, s.radius_j, s.ks);
-      const Vec3 b = yade_return_map(sp.phi_b, Kb, p.rolling.capped,
-                                     yade_cap(p.rolling, s.radius_i, s.radius_j, s.fn),
-                                     &r.rolling_sliding);
+      cap_b = yade_cap(p.rolling, s.radius_i, s.radius_j, s.fn);
+      const Vec3 b = yade_return_map(sp.phi_b, Kb, p.rolling.capped, cap_b, &r.rolling_sliding);
       changed = r.rolling_sliding;
       sp.phi_b = b;
     } else if (!is_zero(sp.phi_b)) {
@@ -316,10 +381,10 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
     if (p.twisting.active) {
       Ktw = yade_stiffness(p.twisting, s.radius_i, s.radius_j, s.ks);
       const double mt = Ktw * std::fabs(sp.theta_tw);
-      const double cap = yade_cap(p.twisting, s.radius_i, s.radius_j, s.fn);
-      if (p.twisting.capped && mt > cap) {    // return mapping of the twist angle
+      cap_tw = yade_cap(p.twisting, s.radius_i, s.radius_j, s.fn);
+      if (p.twisting.capped && mt > cap_tw) {    // return mapping of the twist angle
         r.twisting_sliding = true;
-        sp.theta_tw *= cap / mt;
+        sp.theta_tw *= cap_tw / mt;
         changed = true;
       }
     } else if (sp.theta_tw != 0.0) {
@@ -335,7 +400,7 @@ GE_INLINE void yade_moment(const YadeMomentParams &p, const YadeMomentStep &s, d
     r.energy = 0.5 * (Kb * dot(sp.phi_b, sp.phi_b) + Ktw * sp.theta_tw * sp.theta_tw);
   }
   if (s.update) store(phi_new, state + YM_PHI);
-  add_yade_dashpots(p, s, r);
+  add_yade_dashpots(p, s, Kb, Ktw, cap_b, cap_tw, r);
   r.torque_i = -r.moment;
   r.torque_j = r.moment;
 }

@@ -109,6 +109,12 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
     if (freeze_bit && (mask(j) & freeze_bit)) return body_mass(i);
     return ge::effective_mass(body_mass(i), body_mass(j));
   }
+  // PairGranularExact::inverse_inertia(): 1/I for the Yade dashpots, 0 for a frozen atom
+  KOKKOS_INLINE_FUNCTION double inverse_inertia(int i) const
+  {
+    if (freeze_bit && (mask(i) & freeze_bit)) return 0.0;
+    return ge::sphere_inverse_inertia(rmass(i), radius(i));
+  }
   // PairGranularExact::bodies_of(), from the views
   KOKKOS_INLINE_FUNCTION ge::ContactBodies bodies_of(int i, int j, const Vec3 &dx, double rsq,
                                                      const ge::ContactLaw &lw) const
@@ -129,6 +135,10 @@ template <class DeviceType, int ADD, bool TALLY, int FAMILY> struct ForceLoop {
       b.rbar = ge::effective_radius(radius(i), radius(j));
     if (lw.tangential == ge::LAW_CATALOGUE || lw.damping == ge::LAW_DAMPING_CATALOGUE)
       b.mbar = catalogue_mass(i, j);
+    if (ge::has_moment_dashpots(lw)) {
+      b.inv_inertia_i = inverse_inertia(i);
+      b.inv_inertia_j = inverse_inertia(j);
+    }
     b.dt = dt;
     b.advance = advance;
     b.energies = energies;

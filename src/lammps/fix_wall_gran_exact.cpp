@@ -569,6 +569,10 @@ ge::ContactBodies FixWallGranExact::bodies_of(int i, const Touch &t, bool advanc
     b.rbar = effective_radius(i, t);
   if (law.tangential == ge::LAW_CATALOGUE || law.damping == ge::LAW_DAMPING_CATALOGUE)
     b.mbar = pair->body_mass(i);    // m_w -> infinity (the sphere's clump, if any)
+  // the Yade dashpots' exact step: the sphere's own 1/I (in a clump too: it bounds the clump's,
+  // see PairGranularExact::inverse_inertia), the wall's 0 (it does not turn under forces)
+  if (ge::has_moment_dashpots(law))
+    b.inv_inertia_i = ge::sphere_inverse_inertia(atom->rmass[i], radius);
   b.dt = update->dt;
   b.advance = advance;
   return b;

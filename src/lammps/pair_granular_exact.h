@@ -210,6 +210,7 @@ class PairGranularExact : public Pair,
   template <class F> void for_each_law(F f) const;    // (pair_granular_exact.cpp)
   ge::ContactBodies bodies_of(int i, int j, const ge::Vec3 &dx, double rsq, const Law &lw,
                               bool advance) const;
+  double inverse_inertia(int i) const;    // 1/I of atom i for the Yade dashpots (bodies.h)
   void apply_contact(int i, int j, const ge::ContactResult &r, bool i_is_p, const ge::Vec3 &dx);
   void tally_contact(const Law &lw, const ge::ContactResult &r, bool i_is_p, const double *state,
                      double weight, const ge::Vec3 &dx, double *tally) const;

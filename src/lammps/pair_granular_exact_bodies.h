@@ -25,6 +25,18 @@ namespace LAMMPS_NS {
    reads them.
 ------------------------------------------------------------------------- */
 
+// 1/I of atom i for the Yade dashpots' exact step: the sphere's own 1/(2/5 m R^2), 0 for a
+// frozen atom (fix freeze: it does not turn, as in catalogue_mass). A sphere of a rigid clump
+// also gives its own: the clump's inertia tensor holds the sphere's, so the sphere's 1/I bounds
+// the clump's in every direction, and a dashpot stepped with it removes at most the share
+// 1 - e^-a of the relative spin it would remove between two spheres: it still only dissipates
+// (notes: Yade moments, "Dashpot step").
+inline double PairGranularExact::inverse_inertia(int i) const
+{
+  if (freeze_group_bit && (atom->mask[i] & freeze_group_bit)) return 0.0;
+  return ge::sphere_inverse_inertia(atom->rmass[i], atom->radius[i]);
+}
+
 // (inlined into the force loop: as a call, the struct it returns was stored and read back for
 // every contact, 11 % of a step of bench/in.bench_linear)
 [[gnu::always_inline]] inline ge::ContactBodies
@@ -51,6 +63,10 @@ PairGranularExact::bodies_of(int i, int j, const ge::Vec3 &dx, double rsq, const
   // (the catalogue laws' dashpots need it, on the Jaeger contact too)
   if (lw.tangential == TANGENTIAL_CATALOGUE || lw.damping == DAMPING_CATALOGUE)
     b.mbar = catalogue_mass(i, j);
+  if (ge::has_moment_dashpots(lw)) {
+    b.inv_inertia_i = inverse_inertia(i);
+    b.inv_inertia_j = inverse_inertia(j);
+  }
   b.dt = update->dt;
   b.advance = advance;
   b.energies = eflag_global != 0;    // the global vector is needed on energy steps only

@@ -415,6 +415,60 @@ variable touching equal c_touching_sum
   }
 }
 
+// The setup checks of a pour deck: the run starts without atoms, so the time-step checks wait
+// for the first neighbour build that has atoms (they ran at the run's start only, and a Young's
+// modulus 10^6 too large in an SI deck, or a stiffness 10^6 too large here, went unnoticed
+// until LAMMPS lost atoms), and are said once. The overlap check looks at the contacts the
+// input made (without a history): a run that continues a bed whose overlaps its own physics made
+// is not warned about again.
+TEST(DeckLinear, SetupChecksOfAPourDeckRunWhenItsAtomsExist)
+{
+  const std::string pour = R"(units lj
+atom_style sphere
+boundary p p f
+comm_modify vel yes
+region box block 0 4 0 4 0 16
+create_box 1 box
+region drop block 0.5 3.5 0.5 3.5 4 15
+neighbor 0.15 bin
+neigh_modify delay 0 every 1 check yes
+fix integrate all nve/sphere
+fix gravity all gravity 10.0 vector 0 0 -1
+fix drop all pour 40 1 3123 region drop diam range 0.8 1.0 dens 1 1
+timestep 0.001
+)";
+  for (const std::string normal :
+       {std::string("hooke 2e9 damping viscous 10 0 tangential classic 1.6e9 0.4"),
+        std::string("hertz 1e12 0.3 tangential jaeger 0.4")}) {
+    SCOPED_TRACE(normal);
+    deck::Lammps lmp("pour_checks.log");
+    // (too stiff: LAMMPS loses atoms later on, after the warning)
+    lmp.error_of(pour + "pair_style granular/exact\npair_coeff * * " + normal +
+                 "\nrun 200\nrun 200");
+    const std::string log = deck::read_text("pour_checks.log");
+    const std::string warning = normal[1] == 'o' ? "resolves a contact of two of the lightest"
+                                                 : "resolves a Hertz impact of two of the lightest";
+    EXPECT_THAT(log, testing::HasSubstr(warning));
+    EXPECT_EQ(log.find(warning), log.rfind(warning)) << "said once";
+  }
+  // a bed pressed together by the input warns at its first run; its restart does not
+  {
+    deck::Lammps lmp("overlaps_first.log");
+    lmp.command(kTwoTouchingSpheres +
+                "pair_coeff * * hooke 1000 tangential classic 800 0.5\nset atom 2 x 1.8\n"
+                "velocity all set 0 0 0\nrun 1\nwrite_restart overlaps.restart");
+  }
+  EXPECT_THAT(deck::read_text("overlaps_first.log"),
+              testing::HasSubstr("largest overlap of the contacts the run starts with (those "
+                                 "without a history yet) is 40 %"));
+  {
+    deck::Lammps lmp("overlaps_again.log");
+    lmp.command("read_restart overlaps.restart\ncomm_modify vel yes\nfix i all nve/sphere\nrun 1");
+  }
+  EXPECT_THAT(deck::read_text("overlaps_again.log"),
+              testing::Not(testing::HasSubstr("largest overlap")));
+}
+
 // After read_restart the history fixes are made at the first run's setup, and LAMMPS hands them
 // the file's per-atom data in the order the atoms had when it was read: deleting atoms before
 // that setup gives atoms other atoms' histories. An error that says to give 'run 0' first; with
@@ -828,8 +882,8 @@ TEST(DeckLinear, LikelyMistakesWarnWithTheirNumbers)
   for (const char *warning :
        {"WARNING: pair_coeff for granular/exact: mu = 4000 is unusually large",
         "WARNING: fix wall/gran/exact: mu = 4000 is unusually large",
-        "WARNING: Pair granular/exact: the largest overlap when the run starts is 24 % of the "
-        "smaller radius"})
+        "WARNING: Pair granular/exact: the largest overlap of the contacts the run starts with "
+        "(those without a history yet) is 24 % of the smaller radius"})
     EXPECT_NE(swapped.find(warning), std::string::npos) << warning;
   const std::string fine = log_of("fine.log", "hooke 2e5 tangential classic 1.6e5 0.5", 1e-5);
   EXPECT_EQ(fine.find("unusually large"), std::string::npos);

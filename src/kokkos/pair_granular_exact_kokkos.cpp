@@ -736,7 +736,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
     update_body_masses();
     execution_space = space;
   }
-  if (!advance && !setup_checked) {
+  if (!advance) {
     atomKK->sync(Host, X_MASK | V_MASK | RADIUS_MASK | RMASS_MASK);
     warn_doubtful_setup();
   }

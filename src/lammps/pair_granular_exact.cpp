@@ -348,7 +348,7 @@ void PairGranularExact::compute(int eflag, int vflag)
   // run setup computes forces at positions that were not reached by a step of this run:
   // forces are evaluated from the stored state without advancing it
   const bool advance = update->setupflag == 0;
-  if (!advance && !setup_checked) warn_doubtful_setup();
+  if (!advance) warn_doubtful_setup();
   if (advance) note_untracked_step();
   double tally[NEXTRA] = {0.0};
   // (the friction's share of the contact stress is tallied with the rest of the global vector)
@@ -367,35 +367,54 @@ void PairGranularExact::compute(int eflag, int vflag)
 }
 
 /* ----------------------------------------------------------------------
-   the first run's setup: input that is legal but likely a mistake, said once with the numbers
-   (collective)
+   Input that is legal but likely a mistake, said with the numbers. The checks need atoms or
+   contacts, which a pour deck does not have when its run starts: the time steps are checked at
+   the first neighbour build that has atoms (and, for Hertz impacts, moving ones), once per pair
+   style (contacts_matched()); the overlaps at each run's setup, of the contacts that have no
+   history yet (made by the input, not by the run's own physics: a restarted settled bed holds
+   its overlaps in its histories and is not warned about again).
 ------------------------------------------------------------------------- */
 
 void PairGranularExact::warn_doubtful_setup()
 {
-  setup_checked = true;
-  warn_large_overlaps();
+  if (history_mode == HISTORY_COMPACT)
+    warn_large_overlaps(CompactStore{fix_compact});
+  else
+    warn_large_overlaps(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue, fix_neigh->get_dnum()});
+}
+
+// (collective)
+void PairGranularExact::check_time_steps()
+{
   // the lightest mass, smallest radius and largest speed of the atoms (one reduction for both
   // time-step checks)
-  double local[3] = {INFINITY, INFINITY, 0.0};    // (the speed negated: one MPI_MIN)
+  double local[4] = {INFINITY, INFINITY, 0.0, -double(atom->nlocal)};    // (negated: MPI_MIN)
   for (int i = 0; i < atom->nlocal; i++) {
     local[0] = std::fmin(local[0], atom->rmass[i]);
     local[1] = std::fmin(local[1], atom->radius[i]);
     local[2] = std::fmin(local[2], -ge::norm(ge::vec3(atom->v[i])));
   }
-  double all[3];
-  MPI_Allreduce(local, all, 3, MPI_DOUBLE, MPI_MIN, world);
-  warn_coarse_time_step(all[0]);
-  warn_coarse_hertz_time_step(all[0], all[1], -all[2]);
+  double all[4];
+  MPI_Allreduce(local, all, 4, MPI_DOUBLE, MPI_MIN, world);
+  if (!std::isfinite(all[0])) return;    // no atoms yet: at a later build
+  if (!linear_time_step_checked) {
+    warn_coarse_time_step(all[0]);
+    linear_time_step_checked = true;
+  }
+  // (spheres at rest start no impact: a later build, once they move)
+  if (!hertz_time_step_checked && -all[2] > 0.0) {
+    warn_coarse_hertz_time_step(all[0], all[1], -all[2]);
+    hertz_time_step_checked = true;
+  }
 }
 
 /* ----------------------------------------------------------------------
    overlaps above 5 % of the smaller radius are legal but rarely meant
    (a packing created on a lattice of spacing below the diameter, contacts far too soft); the
-   laws assume small overlaps
+   laws assume small overlaps. Only contacts without a history: theirs were made by the input.
 ------------------------------------------------------------------------- */
 
-void PairGranularExact::warn_large_overlaps()
+template <class Store> void PairGranularExact::warn_large_overlaps(Store store)
 {
   const double *radius = atom->radius;
   double **x = atom->x;
@@ -404,6 +423,7 @@ void PairGranularExact::warn_large_overlaps()
     const int i = list->ilist[ii];
     const int *jlist = list->firstneigh[i];
     for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      if (store.has(i, jj)) continue;
       const int j = jlist[jj] & NEIGHMASK;
       const Vec3 dx = ge::vec3(x[i]) - ge::vec3(x[j]);
       const double overlap = radius[i] + radius[j] - ge::norm(dx);
@@ -415,10 +435,10 @@ void PairGranularExact::warn_large_overlaps()
   MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
   if (all > 0.05 && comm->me == 0)
     error->warning(FLERR,
-                   "Pair granular/exact: the largest overlap when the run starts is {:.3g} % of "
-                   "the smaller radius of its spheres; the contact laws assume overlaps of a few "
-                   "per cent at most (spheres created closer than their diameters, or contacts "
-                   "too soft for the load?)",
+                   "Pair granular/exact: the largest overlap of the contacts the run starts with "
+                   "(those without a history yet) is {:.3g} % of the smaller radius of their "
+                   "spheres; the contact laws assume overlaps of a few per cent at most (spheres "
+                   "created closer than their diameters, or contacts too soft for the load?)",
                    100.0 * all);
 }
 

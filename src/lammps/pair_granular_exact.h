@@ -129,9 +129,11 @@ class PairGranularExact : public Pair,
   // kept them)
   int laws_store_width(int mode, int format = RESTART_FORMAT) const;
   int store_width() const;    // of the history store (the laws' before it exists)
-  bool setup_checked = false;    // warn_doubtful_setup() has run (once per pair style)
+  // the time-step checks have run (once per pair style, with atoms: check_time_steps())
+  bool linear_time_step_checked = false, hertz_time_step_checked = false;
   void warn_doubtful_setup();
-  void warn_large_overlaps();
+  void check_time_steps();
+  template <class Store> void warn_large_overlaps(Store store);
   void warn_coarse_time_step(double lightest);
   void warn_coarse_hertz_time_step(double mass, double radius, double fastest);
 

@@ -267,6 +267,8 @@ void PairGranularExact::record_laws_of_history()
 
 void PairGranularExact::contacts_matched()
 {
+  // (the time steps are checked once there are atoms: in a pour deck at a build during the run)
+  if (!linear_time_step_checked || !hertz_time_step_checked) check_time_steps();
   if (laws_recorded) return;
   if (law_change_pending) {
     law_change_pending = false;

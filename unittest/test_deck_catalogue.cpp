@@ -223,6 +223,40 @@ TEST(DeckCatalogue, EveryDashpotGoesWithEveryLawOnItsSpring)
   deck::expect_rejected(deck::kEmptyGranularBox, cases);
 }
 
+// LAMMPS' mass-proportional dashpot (its `damping mass_velocity`, the gran/* styles' gamma_n
+// m_eff): eta_n = gamma_n mbar per pair, so a polydisperse deck ports exactly. Head-on, a pair of
+// spheres of diameters 1 and 2 on a linear spring rebounds with the closed form of the linear
+// spring-dashpot, e = exp(-gamma_n T_c/2), T_c = pi/sqrt(k/mbar - gamma_n^2/4), for its own
+// mbar (the catalogue's hooke and the classic law alike; dt = T_c/20000: e to 2e-5 relative).
+TEST(DeckCatalogue, MassProportionalDashpotDampsEachPairByItsMass)
+{
+  const double k = 1e4, gamma = 20.0, density = 1.0;
+  for (const double d2 : {1.0, 2.0}) {
+    const double m1 = density * M_PI / 6.0, m2 = density * M_PI / 6.0 * d2 * d2 * d2;
+    const double mbar = m1 * m2 / (m1 + m2);
+    const double t_c = M_PI / std::sqrt(k / mbar - 0.25 * gamma * gamma);
+    const double e = std::exp(-0.5 * gamma * t_c);
+    for (const std::string tangential : {std::string("sliding 0.3"), std::string("classic 8e3 0.3")}) {
+      SCOPED_TRACE(tangential + ", d2 = " + num(d2));
+      deck::Lammps lmp;
+      const double gap = 0.5 * (1.0 + d2) + 0.05;
+      lmp.command(deck::lj_sphere_box("-4 4 -4 4 -4 4") + "create_atoms 1 single 0 0 0\n" +
+                  "create_atoms 1 single " + num(gap) + " 0 0\nset atom 1 diameter 1.0\n" +
+                  "set atom 2 diameter " + num(d2) + "\nset group all density " + num(density) +
+                  "\nvelocity all set 0 0 0\nset atom 1 vx 0.5\nset atom 2 vx -0.5\n"
+                  "pair_style granular/exact\npair_coeff * * hooke " + num(k) +
+                  " damping mass_velocity " + num(gamma) + " tangential " + tangential +
+                  "\nfix integrate all nve/sphere\ntimestep " + num(t_c / 20000) + "\nrun " +
+                  std::to_string(static_cast<int>(1.5 * 20000 + 0.2 / (t_c / 20000))));
+      auto **v = static_cast<double **>(lammps_extract_atom(lmp.handle(), "v"));
+      const double restitution = (v[1][0] - v[0][0]) / 1.0;
+      std::printf("  %s, d2 %g: e %.8f (closed form %.8f)\n", tangential.c_str(), d2,
+                  restitution, e);
+      EXPECT_NEAR(restitution / e, 1.0, 2e-5);
+    }
+  }
+}
+
 namespace {
 
 // Sphere 2 is driven around sphere 1 on a circle at constant centre distance (constant normal

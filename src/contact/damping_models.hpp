@@ -25,12 +25,14 @@ enum DampingModel : int {
   DAMPING_RESTITUTION = 2,    // restitution <e_n>         (hooke only)
   DAMPING_BSHP = 3,           // bshp <A>                  (hertz only)
   DAMPING_KK = 4,             // kk <eta_n>                (hertz only)
-  DAMPING_TSUJI = 5           // tsuji en <e_n> [exact] | tsuji eta <eta_n>   (hertz only)
+  DAMPING_TSUJI = 5,          // tsuji en <e_n> [exact] | tsuji eta <eta_n>   (hertz only)
+  DAMPING_MASS_VELOCITY = 6   // mass_velocity <gamma_n>   (every normal model but hls)
 };
 
 struct DampingParams {
   DampingModel model = DAMPING_NONE;
-  double eta = 0.0;      // viscous [N s/m], kk [N s m^-3/2], tsuji eta form [kg m^-1/4 s^-1]
+  double eta = 0.0;      // viscous [N s/m], kk [N s m^-3/2], tsuji eta form [kg m^-1/4 s^-1],
+                         // mass_velocity gamma_n [1/s]
   double alpha = 0.0;    // restitution and tsuji en: the factor of sqrt(mbar k) in eta_n
   double A = 0.0;        // bshp: the (mixed) relaxation time Abar [s]
   double e_n = 0.0;      // restitution / tsuji en: the requested coefficient (for reporting only)
@@ -74,6 +76,16 @@ GE_INLINE double tsuji_alpha_exact(double e_n)
 // Parameter sets (already validated arguments; see validate_* below).
 
 GE_INLINE DampingParams damping_none() { return DampingParams(); }
+
+// LAMMPS' `damping mass_velocity` and the `gran/*` styles' normal dashpot: eta_n = gamma_n mbar,
+// so that a polydisperse deck damps each pair by its own effective mass
+GE_INLINE DampingParams damping_mass_velocity(double gamma_n)
+{
+  DampingParams p;
+  p.model = DAMPING_MASS_VELOCITY;
+  p.eta = gamma_n;
+  return p;
+}
 
 GE_INLINE DampingParams damping_viscous(double eta_n)
 {
@@ -181,6 +193,9 @@ inline const char *validate(const DampingParams &p)
   switch (p.model) {
     case DAMPING_NONE: return nullptr;
     case DAMPING_VISCOUS: return validate_damping_viscous(p.eta);
+    case DAMPING_MASS_VELOCITY:
+      return damping_detail::unless_non_negative(
+          p.eta, "damping mass_velocity: gamma_n must be finite and >= 0");
     case DAMPING_RESTITUTION:
       if (!normal_detail::finite(p.alpha) || !(p.alpha >= 0.0))
         return "damping restitution: e_n must be finite with 0 < e_n <= 1";
@@ -274,6 +289,8 @@ GE_INLINE double damping_force(const DampingParams &p, const DampingInput &in)
   switch (p.model) {
     case DAMPING_NONE: return 0.0;
     case DAMPING_VISCOUS: return viscous_damping_force(p.eta, in.delta, in.delta_dot);
+    case DAMPING_MASS_VELOCITY:
+      return viscous_damping_force(p.eta * in.mbar, in.delta, in.delta_dot);
     case DAMPING_RESTITUTION:
       return restitution_damping_force(p.alpha, in.mbar, in.kn, in.delta, in.delta_dot);
     case DAMPING_BSHP: return bshp_damping_force(in.K_HZ, p.A, in.delta, in.delta_dot);

@@ -22,7 +22,8 @@ const char *const ContactLawWords::GRAMMAR =
     "[limit_damping]; normal: hooke <kn> | hertz <E> <nu> [<E_J> <nu_J>] | jkr|dmt <E> <nu> "
     "[<E_J> <nu_J>] <gamma> | hls <kL> <e_n> | "
     "hls <kL> kU <kU> | hls <kL> variable <S>; damping: none | viscous <eta_n> [<eta_t>] | "
-    "restitution <e_n> | bshp <A> | kk <eta_n> | tsuji en <e_n> [exact] | tsuji eta <eta_n>; "
+    "mass_velocity <gamma_n> | restitution <e_n> | bshp <A> | kk <eta_n> | tsuji en <e_n> [exact] | "
+    "tsuji eta <eta_n>; "
     "tangential: classic <kt> <mu> | refined <kt> <mu> [onset|slip|direction|twirl|projection "
     "yes|no] | jaeger <mu> [approx <lambda>] [capacity <M>|exact] | sliding <mu> | viscous "
     "<eta_t> | viscous_sliding <eta_t> <mu> | spring_sliding <kt> <mu> | spring_dashpot <kt> "
@@ -188,7 +189,8 @@ void ContactLawWords::check_spring_damping(CoeffReader &in, const ContactLaw &lw
     in.fail("{} ('tangential {}' is built on the {} contact: it takes damping none, viscous{}; "
             "for a restitution coefficient independent of the impact speed give '{}')",
             message, jaeger ? "jaeger" : lw.tangential == ge::LAW_REFINED ? "refined" : "classic",
-            jaeger ? "Hertz" : "linear (hooke)", jaeger ? ", bshp, kk or tsuji" : " or restitution",
+            jaeger ? "Hertz" : "linear (hooke)",
+            jaeger ? ", mass_velocity, bshp, kk or tsuji" : ", mass_velocity or restitution",
             jaeger ? "damping tsuji en <e>" : "damping restitution <e>");
 }
 
@@ -346,6 +348,10 @@ void ContactLawWords::parse_damping(CoeffReader &in, ContactLaw &lw)
     lw.linear.eta_n = in.non_negative("eta_n");
     lw.linear.eta_t = in.next_is_number() ? in.non_negative("eta_t") : -1.0;
     cat = ge::damping_viscous(lw.linear.eta_n);
+  } else if (model == "mass_velocity") {
+    lw.damping = ge::LAW_DAMPING_CATALOGUE;
+    in.need(1, "damping mass_velocity");
+    cat = ge::damping_mass_velocity(in.non_negative("gamma_n (per unit of effective mass)"));
   } else if (model == "restitution") {
     lw.damping = ge::LAW_DAMPING_CATALOGUE;
     in.need(1, "damping restitution");
@@ -380,7 +386,8 @@ void ContactLawWords::parse_damping(CoeffReader &in, ContactLaw &lw)
       in.fail("damping tsuji expects 'en <e_n> [exact]' or 'eta <eta_n>', not '{}'", form);
     }
   } else {
-    in.fail("unknown damping model '{}' (expected none, viscous, restitution, bshp, kk or tsuji)",
+    in.fail("unknown damping model '{}' (expected none, viscous, mass_velocity, restitution, bshp, "
+            "kk or tsuji)",
             model);
   }
 }

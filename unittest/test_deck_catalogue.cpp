@@ -214,10 +214,10 @@ TEST(DeckCatalogue, EveryDashpotGoesWithEveryLawOnItsSpring)
   EXPECT_EQ(checked, 7);    // restitution (2 linear laws, with and without limit_damping), bshp, kk, tsuji
   const deck::BadInput cases[] = {
       {"pair_coeff * * hooke 1e4 damping tsuji en 0.5 tangential classic 800 0.5",
-       "built on the linear (hooke) contact: it takes damping none, viscous or restitution; for "
+       "built on the linear (hooke) contact: it takes damping none, viscous, mass_velocity or restitution; for "
        "a restitution coefficient independent of the impact speed give 'damping restitution <e>'"},
       {"pair_coeff * * hertz 1e7 0.3 damping restitution 0.5 tangential jaeger 0.4",
-       "built on the Hertz contact: it takes damping none, viscous, bshp, kk or tsuji; for a "
+       "built on the Hertz contact: it takes damping none, viscous, mass_velocity, bshp, kk or tsuji; for a "
        "restitution coefficient independent of the impact speed give 'damping tsuji en <e>'"},
   };
   deck::expect_rejected(deck::kEmptyGranularBox, cases);
@@ -364,7 +364,7 @@ TEST(DeckCatalogue, BadPairCoeffIsRejected)
       {"pair_coeff 1 1 hooke 1000 damping tsuji en 0.9 tangential sliding 0.3", "tsuji"},
       {"pair_coeff 1 1 hertz 1e7 0.3 damping tsuji speed 0.9 tangential sliding 0.3", "damping tsuji expects 'en <e_n> [exact]' or 'eta <eta_n>'"},
       {"pair_coeff 1 1 hertz 1e7 0.3 damping viscous 1 2 tangential sliding 0.3", "damping viscous takes only <eta_n>"},
-      {"pair_coeff 1 1 hertz 1e7 0.3 damping restitution 0.9 tangential jaeger 0.3", "damping restitution requires normal hooke ('tangential jaeger' is built on the Hertz contact: it takes damping none, viscous, bshp, kk or tsuji; for a restitution coefficient independent of the impact speed give 'damping tsuji en <e>')"},
+      {"pair_coeff 1 1 hertz 1e7 0.3 damping restitution 0.9 tangential jaeger 0.3", "damping restitution requires normal hooke ('tangential jaeger' is built on the Hertz contact: it takes damping none, viscous, mass_velocity, bshp, kk or tsuji; for a restitution coefficient independent of the impact speed give 'damping tsuji en <e>')"},
       {"pair_coeff 1 1 hls 1000 0.9 tangential classic 800 0.5", "'tangential classic' needs the normal model 'hooke"},
       {"pair_coeff 1 1 hooke 1000 tangential sliding", "sliding"},
       {"pair_coeff 1 1 hooke 1000 tangential sliding -1", "mu"},

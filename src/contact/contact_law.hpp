@@ -94,6 +94,14 @@ struct ContactBodies {
   double dt = 0.0;
   bool advance = true;      // false: run setup or output, no step is taken
   bool energies = true;     // false: energy_n and energy_t are 0 (steps with no output)
+  // A wall whose normal turns as the sphere moves along it (a cylinder): the signed distance
+  // from i's centre to the wall's centre of curvature in the plane where the normal turns,
+  // x_i - centre = wall_arm * normal (negative: a concave wall, such as a cylinder seen from
+  // inside), and the velocity of that centre (a cylinder's: the point of its axis nearest to i).
+  // 0: a flat wall, or one that gives no centre (its movement is then taken to first order).
+  // Two spheres: not read; their centres are the bodies' own (design notes: Jaeger frame).
+  double wall_arm = 0.0;
+  Vec3 v_wall_centre{0, 0, 0};
 };
 
 // What the step gives: the forces and torques on the bodies and the contact's tallies. Every
@@ -146,6 +154,20 @@ GE_FORCE_INLINE LinearStep linear_step_of(const ContactBodies &b)
   return step_from_velocities(b.normal, b.overlap, b.v_i - b.v_j,
                               b.r_i * b.omega_i + b.r_j * b.omega_j,
                               0.5 * (b.omega_i + b.omega_j), b.dt);
+}
+
+// The line of centres of the contact (design notes: Jaeger frame): the signed distance from i's
+// centre to j's centre of curvature, x_i - x_j = arm * normal (0: not known, a flat wall), and
+// the movement of j's centre relative to i's over the step. Two spheres (r_j > 0): their centre
+// distance r_i + r_j (R_i + R_j - overlap) and their own velocities.
+struct LineOfCentres {
+  double arm;
+  Vec3 shift;
+};
+GE_INLINE LineOfCentres line_of_centres(const ContactBodies &b)
+{
+  if (b.r_j > 0.0) return {b.r_i + b.r_j, b.dt * (b.v_j - b.v_i)};
+  return {b.wall_arm, b.dt * (b.v_wall_centre - b.v_i)};
 }
 
 // torques of a tangential force ft on i at the contact point: -r n x ft on both bodies
@@ -254,6 +276,10 @@ GE_FORCE_INLINE void jaeger_contact(const ContactLaw &law, const ContactBodies &
   in.translation = b.dt * vrel;
   in.mean_rotation = (0.5 * b.dt) * (b.omega_i + b.omega_j);
   in.R = 2.0 * b.rbar;    // the averaged radius 2 R_p R_q/(R_p + R_q)
+  // the line of centres, p -> q: x_q - x_p = arm n with arm from i to j as x_i - x_j = arm b.normal
+  const LineOfCentres line = line_of_centres(b);
+  in.arm = line.arm;
+  in.centre_shift = line.shift;
   JaegerResult res;
   if (b.advance) {
     jaeger_contact_step(law.jaeger, in, state, history, res);

@@ -170,6 +170,28 @@ GE_INLINE LineOfCentres line_of_centres(const ContactBodies &b)
   return {b.wall_arm, b.dt * (b.v_wall_centre - b.v_i)};
 }
 
+// The refined linear law (`twirl`: its stored force is carried by the frame's exact rotation)
+// moves a known contact by the turn of the line of centres measured exactly: the tangential
+// chord of the centres in s.d (first order) is replaced by the arc of the frame's rotation over
+// the step at the end-of-step arm (jaeger.hpp, turned_movement, says why), so a rigid rotation
+// of the pair moves the contact by nothing and a turning pair whose distance changes by its arm
+// times the angle. The rotation is update_frame's: the twist about the stored normal, then the
+// smallest tilt onto the new one. The classic law keeps the movement of its definition.
+GE_FORCE_INLINE void linear_turned_movement(const ContactLaw &law, const ContactBodies &b,
+                                            const double *h, LinearStep &s)
+{
+  if (!law.linear.twirl || !b.advance || !linear_history_set(h)) return;
+  const LineOfCentres line = line_of_centres(b);
+  if (line.arm == 0.0) return;
+  const Vec3 n_old = vec3(h + H_NORMAL);
+  if (!turn_resolved(n_old, s.normal)) return;    // (first order: exact to round-off there)
+  const Vec3 turn =
+      swing_twist_rotation_vector(n_old, s.normal, twist_tan_half(s.mean_rotation, n_old));
+  // d: the movement of j's contact point relative to i's; the arc of j's centre about i's is
+  // turn x (x_j - x_i) = -arm turn x n
+  s.d = (s.d - project_onto_plane(line.shift, s.normal)) - line.arm * cross(turn, s.normal);
+}
+
 // torques of a tangential force ft on i at the contact point: -r n x ft on both bodies
 GE_INLINE void set_tangential_torques(const ContactBodies &b, const Vec3 &ft, ContactResult &r)
 {
@@ -203,7 +225,8 @@ GE_INLINE void yade_moment_of(const ContactLaw &law, const ContactBodies &b, dou
 GE_FORCE_INLINE void linear_contact(const ContactLaw &law, const ContactBodies &b,
                                     double *state, ContactResult &r)
 {
-  const LinearStep s = linear_step_of(b);
+  LinearStep s = linear_step_of(b);
+  linear_turned_movement(law, b, state, s);
   LinearResult lr;
   if (b.advance) {
     linear_step(law.linear, s, state, lr);

@@ -10,6 +10,7 @@
 // Skipped, with a message, when LAMMPS has no KOKKOS package (tools/test.sh --kokkos DIR builds
 // one).
 #include "packing_state.hpp"
+#include "tumbling_pair.hpp"
 
 #include "lammps.h"
 #include "neighbor.h"
@@ -636,6 +637,29 @@ TEST(DeckKokkos, RigidRotationRestoresTheStress)
   const double err = deck::value_after(log, "GE_ERR ");
   std::printf("  relative error of the counter-rotated stress under /kk: %.3e\n", err);
   EXPECT_LE(err, 1e-10);
+}
+
+// A pre-sheared Jaeger contact (`capacity 8`, the Jaeger law of /kk) carried through a rigid
+// rotation about an oblique axis under /kk (issue 46, item 1; the deck of
+// DeckJaeger.PreShearedContactKeepsItsForceThroughARigidRotation, unittest/tumbling_pair.hpp),
+// its centres moved along their chords and by fix move rotate: the force turned back into the
+// starting frame is the one before the rotation to round-off, as on the host.
+TEST(DeckKokkos, PreShearedJaegerContactKeepsItsForceThroughARigidRotation)
+{
+  GE_NEEDS_KOKKOS();
+  for (const bool chord : {true, false}) {
+    const std::string name = std::string("kk_rotation_") + (chord ? "chord" : "rotate");
+    const deck::TumblingPair t = deck::tumbling_pair(
+        name, "hertz 75e9 0.25 tangential jaeger 0.4 capacity 8", 0.4, 100, chord, kKokkos1);
+    const std::string log = deck::read_text(name + ".log");
+    EXPECT_NE(log.find("pair granular/exact/kk"), std::string::npos) << name << ": not /kk";
+    std::printf("  /kk %-11s: |F_t| = %.2f mu F_n; co-rotated F_t changes by %.2e mu F_n, F_n "
+                "by %.2e\n",
+                chord ? "chords" : "move rotate", t.sheared, t.T_miss, t.N_miss);
+    EXPECT_GT(t.sheared, 0.3);
+    EXPECT_LE(t.T_miss, 1e-12) << name;
+    EXPECT_LE(t.N_miss, 1e-12) << name;
+  }
 }
 
 // A head-on collision of two spheres under /kk: the spring-dashpot restitution coefficient and

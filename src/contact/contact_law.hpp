@@ -104,6 +104,14 @@ struct ContactBodies {
   double dt = 0.0;
   bool advance = true;      // false: run setup or output, no step is taken
   bool energies = true;     // false: energy_n and energy_t are 0 (steps with no output)
+  // A wall whose normal turns as the sphere moves along it (a cylinder): the signed distance
+  // from i's centre to the wall's centre of curvature in the plane where the normal turns,
+  // x_i - centre = wall_arm * normal (negative: a concave wall, such as a cylinder seen from
+  // inside), and the velocity of that centre (a cylinder's: the point of its axis nearest to i).
+  // 0: a flat wall, or one that gives no centre (its movement is then taken to first order).
+  // Two spheres: not read; their centres are the bodies' own (design notes: Jaeger frame).
+  double wall_arm = 0.0;
+  Vec3 v_wall_centre{0, 0, 0};
 };
 
 // What the step gives: the forces and torques on the bodies and the contact's tallies. Every
@@ -182,6 +190,42 @@ GE_FORCE_INLINE LinearStep linear_step_of(const ContactBodies &b)
                               0.5 * (b.omega_i + b.omega_j), b.dt);
 }
 
+// The line of centres of the contact (design notes: Jaeger frame): the signed distance from i's
+// centre to j's centre of curvature, x_i - x_j = arm * normal (0: not known, a flat wall), and
+// the movement of j's centre relative to i's over the step. Two spheres (r_j > 0): their centre
+// distance r_i + r_j (R_i + R_j - overlap) and their own velocities.
+struct LineOfCentres {
+  double arm;
+  Vec3 shift;
+};
+GE_INLINE LineOfCentres line_of_centres(const ContactBodies &b)
+{
+  if (b.r_j > 0.0) return {b.r_i + b.r_j, b.dt * (b.v_j - b.v_i)};
+  return {b.wall_arm, b.dt * (b.v_wall_centre - b.v_i)};
+}
+
+// The refined linear law (`twirl`: its stored force is carried by the frame's exact rotation)
+// moves a known contact by the turn of the line of centres measured exactly: the tangential
+// chord of the centres in s.d (first order) is replaced by the arc of the frame's rotation over
+// the step at the end-of-step arm (jaeger.hpp, turned_movement, says why), so a rigid rotation
+// of the pair moves the contact by nothing and a turning pair whose distance changes by its arm
+// times the angle. The rotation is update_frame's: the twist about the stored normal, then the
+// smallest tilt onto the new one. The classic law keeps the movement of its definition.
+GE_FORCE_INLINE void linear_turned_movement(const ContactLaw &law, const ContactBodies &b,
+                                            const double *h, LinearStep &s)
+{
+  if (!law.linear.twirl || !b.advance || !linear_history_set(h)) return;
+  const LineOfCentres line = line_of_centres(b);
+  if (line.arm == 0.0) return;
+  const Vec3 n_old = vec3(h + H_NORMAL);
+  if (!turn_resolved(n_old, s.normal)) return;    // (first order: exact to round-off there)
+  const Vec3 turn =
+      swing_twist_rotation_vector(n_old, s.normal, twist_tan_half(s.mean_rotation, n_old));
+  // d: the movement of j's contact point relative to i's; the arc of j's centre about i's is
+  // turn x (x_j - x_i) = -arm turn x n
+  s.d = (s.d - project_onto_plane(line.shift, s.normal)) - line.arm * cross(turn, s.normal);
+}
+
 // torques of a tangential force ft on i at the contact point: -r n x ft on both bodies
 GE_INLINE void set_tangential_torques(const ContactBodies &b, const Vec3 &ft, ContactResult &r)
 {
@@ -217,7 +261,8 @@ GE_INLINE void yade_moment_of(const ContactLaw &law, const ContactBodies &b, dou
 GE_FORCE_INLINE void linear_contact(const ContactLaw &law, const ContactBodies &b,
                                     double *state, ContactResult &r)
 {
-  const LinearStep s = linear_step_of(b);
+  LinearStep s = linear_step_of(b);
+  linear_turned_movement(law, b, state, s);
   LinearResult lr;
   if (b.advance) {
     linear_step(law.linear, s, state, lr);
@@ -302,6 +347,10 @@ GE_FORCE_INLINE void jaeger_contact(const ContactLaw &law, const ContactBodies &
   in.translation = b.dt * vrel;
   in.mean_rotation = (0.5 * b.dt) * (b.omega_i + b.omega_j);
   in.R = 2.0 * b.rbar;    // the averaged radius 2 R_p R_q/(R_p + R_q)
+  // the line of centres, p -> q: x_q - x_p = arm n with arm from i to j as x_i - x_j = arm b.normal
+  const LineOfCentres line = line_of_centres(b);
+  in.arm = line.arm;
+  in.centre_shift = line.shift;
   JaegerResult res;
   if (b.advance) {
     jaeger_contact_step(law.jaeger, in, state, history, res);

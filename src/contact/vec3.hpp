@@ -130,6 +130,55 @@ GE_INLINE double tan_half_over_angle(double t2)
   return std::tan(0.5 * t) / t;
 }
 
+// The rotation vector (axis times angle) of the unit quaternion (w, v)/|(w, v)| for w > 0 (a
+// turn below pi): 2 atan(|v|/w) v/|v|. Below |v|/w = 1e-2 (any practical DEM step) from the
+// Taylor series of atan(x)/x through x^8 (first omitted term < 1e-21 relative), without
+// trigonometric calls; above, from atan2.
+GE_INLINE Vec3 rotation_vector_of_quaternion(double w, const Vec3 &v)
+{
+  const double v2 = dot(v, v), x2 = v2 / (w * w);
+  if (x2 < 1e-4) {
+    constexpr double c1 = 1.0 / 3, c2 = 1.0 / 5, c3 = 1.0 / 7, c4 = 1.0 / 9;
+    return ((2.0 / w) * (1.0 - x2 * (c1 - x2 * (c2 - x2 * (c3 - x2 * c4))))) * v;
+  }
+  const double s = std::sqrt(v2);
+  return (2.0 * std::atan2(s, w) / s) * v;
+}
+
+// tan(psi/2) of the twist about the unit normal n by the component of the rotation vector theta
+// along it, (theta.n) tan(t/2)/t with t = |theta|: the twist of the swing-twist decomposition
+// of theta about n (the exact form of Kuhn's twirl, Kuhn 2011 eqs. 12-15), as the Jaeger frame
+// and the linear laws' update_frame take it.
+GE_INLINE double twist_tan_half(const Vec3 &theta, const Vec3 &n)
+{
+  return dot(theta, n) * tan_half_over_angle(dot(theta, theta));
+}
+
+// A turn of a contact's normal over a step by less than kTurnFloor (rad) is taken for round-off:
+// a frame carried by quaternions keeps its normal to a few 1e-16 of the actual one, and a
+// stored normal compared with one computed anew differs by as much (design notes: Jaeger
+// frame). Where the laws measure the turn of the line of centres, a turn of that size is not
+// measured (the movement is taken to first order, exact to round-off there).
+constexpr double kTurnFloor = 1e-14;
+GE_INLINE bool turn_resolved(const Vec3 &n_old, const Vec3 &n_new)
+{
+  const Vec3 c = cross(n_old, n_new);
+  return dot(c, c) > kTurnFloor * kTurnFloor;
+}
+
+// The rotation vector of the rotation that twists about the unit vector a by psi,
+// tan(psi/2) = u, and then carries a onto the unit vector b by the smallest rotation: the log of
+// the quaternion product (1 + a.b, a x b) (x) (1, u a), with 1 + a.b = 2 - |a - b|^2/2 formed
+// without cancellation. For a rigid rotation theta of a pair whose normal is a before and b
+// after it, and u = twist_tan_half(theta, a), it is theta itself (to round-off).
+GE_INLINE Vec3 swing_twist_rotation_vector(const Vec3 &a, const Vec3 &b, double u)
+{
+  const Vec3 d = a - b, c = cross(a, b);
+  const double w = 2.0 - 0.5 * dot(d, d);
+  // (w, c) (x) (1, u a) = (w - u c.a, u w a + c + u c x a), c.a = 0 to round-off
+  return rotation_vector_of_quaternion(w - u * dot(c, a), (u * w) * a + c + u * cross(c, a));
+}
+
 // Rotate v by the smallest rotation that carries the unit vector a onto the unit vector b
 // (axis a x b), in the form
 //   R v = v - [(a+b).v / (1 + a.b)] (a+b) + 2 (a.v) b

@@ -564,6 +564,14 @@ ge::ContactBodies FixWallGranExact::bodies_of(int i, const Touch &t, bool advanc
   b.omega_j = wall.spin;
   b.r_i = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
   b.radius_i = b.radius_j = radius;    // Yade: R_j = R_i for a wall
+  if (wallstyle == ZCYLINDER) {
+    // the normal turns about the axis as the sphere moves round it: the centre of curvature is
+    // the axis point nearest to the sphere, x_i - centre = -r_xy n (inside: concave), which
+    // follows the sphere along z (the laws measure the turn, design notes: Jaeger frame)
+    const double *x = atom->x[i];
+    b.wall_arm = -std::sqrt(x[0] * x[0] + x[1] * x[1]);
+    b.v_wall_centre = Vec3{0.0, 0.0, atom->v[i][2]};
+  }
   // the effective radius and mass only where the law reads them (a call into the pair each)
   if (law.tangential == ge::LAW_CATALOGUE || law.tangential == ge::LAW_JAEGER)
     b.rbar = effective_radius(i, t);

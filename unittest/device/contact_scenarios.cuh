@@ -269,21 +269,32 @@ GE_INLINE ge::ContactLaw catalogue_contact_law(int kind)
   return law;
 }
 
-// Two spheres of radius kRadius at step k of contact c, as ge::contact_step takes them: body i
-// moves by -d/2 and j by +d/2 (plus the approach along the normal), both spin by their
-// rotations of the step.
+// x_i - x_j of contact c at the end of step k: along the normal, at the distance of the overlap
+GE_INLINE Vec3 centre_offset(std::uint64_t c, std::uint64_t k)
+{
+  return (2.0 * kRadius - overlap_at(c, k)) * normal_at(c, k);
+}
+
+// Two spheres of radius kRadius at step k of contact c, as ge::contact_step takes them, with the
+// kinematics of two real spheres (the laws measure the turn of the line of centres from the
+// normals, design notes: Jaeger frame): their centres move apart by the change of x_i - x_j over
+// the step (half each: the line of centres turns with the normal, its length follows the
+// overlap), and the tangential movement d of the step (of j's contact point relative to i's) is
+// made by an equal spin s of both, (r_i + r_j) s x n = d/dt, on top of their rotations of the
+// step.
 GE_INLINE ge::ContactBodies bodies_at(std::uint64_t c, std::uint64_t k)
 {
   const Movement m = movement(c, k);
   ge::ContactBodies b;
   b.normal = m.normal;
   b.overlap = m.overlap;
-  // v_i - v_j = -(d + approach n)/dt: the overlap grows by the approach, i moves by -d
-  b.v_i = (-0.5 / kDt) * (m.d + m.approach * m.normal);
-  b.v_j = -1.0 * b.v_i;
-  b.omega_i = (1.0 / kDt) * m.rot_i;
-  b.omega_j = (1.0 / kDt) * m.rot_j;
   b.r_i = b.r_j = kRadius - 0.5 * m.overlap;
+  const Vec3 chord = k == 0 ? Vec3{0, 0, 0} : centre_offset(c, k) - centre_offset(c, k - 1);
+  b.v_i = (0.5 / kDt) * chord;
+  b.v_j = -1.0 * b.v_i;
+  const Vec3 s = (1.0 / ((b.r_i + b.r_j) * kDt)) * ge::cross(m.normal, m.d);
+  b.omega_i = (1.0 / kDt) * m.rot_i + s;
+  b.omega_j = (1.0 / kDt) * m.rot_j + s;
   b.radius_i = b.radius_j = kRadius;
   b.rbar = 0.5 * kRadius;
   b.mbar = 2e-6;

@@ -54,7 +54,7 @@ GE_INLINE bool keeps_force(const ContactLaw &law)
 // The bodies at rest at the contact's geometry: no step, no dashpot, no rotation.
 GE_INLINE ContactBodies at_rest(ContactBodies b)
 {
-  b.v_i = b.v_j = b.omega_i = b.omega_j = Vec3{0, 0, 0};
+  b.v_i = b.v_j = b.omega_i = b.omega_j = b.v_wall_centre = Vec3{0, 0, 0};
   b.dt = 0.0;
   b.advance = false;
   b.energies = false;

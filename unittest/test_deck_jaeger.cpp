@@ -690,3 +690,25 @@ TEST(DeckJaeger, WallHistoryRestartAndMpiInvariance)
   EXPECT_GT(wall_contacts, 20);
   EXPECT_GT(vertices, 2 * wall_contacts);
 }
+
+// The largest capacity a record holds (2^26 - 2, pair_coeff's bound): the compact store keeps
+// only the vertices a contact has, so a sheared pair runs as with capacity 64, which its history
+// does not reach either (the same run, bit for bit).
+TEST(DeckJaeger, CapacityAtItsBoundRunsAsASmallerOne)
+{
+  std::vector<double> velocities[2];
+  const char *capacities[2] = {"67108862", "64"};
+  for (int k = 0; k < 2; k++) {
+    deck::Lammps lmp;
+    lmp.command(std::string("atom_modify map array\n") + deck::kEmptyGranularBox +
+                "create_atoms 1 single 1 1 1\ncreate_atoms 1 single 1.95 1 1\n"
+                "set group all diameter 1.0\nset group all density 1.0\n"
+                "velocity all set 0 0 0\nset atom 1 vy 0.1\n"
+                "pair_coeff * * hertz 1e4 0.3 tangential jaeger 0.5 capacity " +
+                std::string(capacities[k]) + "\nfix 1 all nve/sphere\ntimestep 1e-3\nrun 300");
+    auto **v = static_cast<double **>(lammps_extract_atom(lmp.handle(), "v"));
+    velocities[k] = {v[0][0], v[0][1], v[1][0], v[1][1]};
+  }
+  EXPECT_EQ(velocities[0], velocities[1]);
+  EXPECT_NE(velocities[0][1], 0.1) << "the contact acted";
+}

@@ -844,3 +844,68 @@ run 2
   EXPECT_NE(off.find("needs 'newton on'"), std::string::npos) << off;
   EXPECT_NE(off.find("-pk kokkos newton on neigh half"), std::string::npos) << off;
 }
+
+// A law changed between runs, also to one that needs the other store or a wider one (the
+// contacts carried over to the new law: pair_granular_exact_history.cpp), gives the host style's
+// run under /kk: the conversion is made in the host store at the first neighbour build, before
+// the slots are filled.
+TEST(DeckKokkos, LawChangesBetweenRunsEqualTheHostStyle)
+{
+  GE_NEEDS_KOKKOS();
+  const struct {
+    const char *name, *before, *after;
+  } changes[] = {
+      {"classic_to_jaeger", "hooke 2000 tangential classic 1600 0.4",
+       "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16"},
+      {"jaeger_to_refined_yade", "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16",
+       "hooke 2000 tangential refined 1600 0.4 rolling yade kr 0.05 eta 0.3"},
+      {"refined_to_walton_braun", "hooke 2000 tangential refined 1600 0.4",
+       "hooke 2000 tangential walton_braun 1600 0.4"},
+  };
+  for (const auto &c : changes) {
+    SCOPED_TRACE(c.name);
+    // (pair_style again, without 'history': the store is then the laws' choice, and changes
+    // with them)
+    const std::string deck = "variable packing_dir index " + packing::kDecks + "\ninclude " +
+        packing::kPacking + "\npair_style granular/exact\nrun 100\npair_coeff * * " + c.after +
+        "\nrun 100\nrun 0 post no\ninclude " + packing::kWriteState + "\n";
+    const std::string vars = std::string("-var newton on -var nsteps 100 -var contact \"") +
+        c.before + "\" -var history neigh";
+    const std::string host = std::string("law_change_host_") + c.name;
+    const std::string kk = std::string("law_change_kk_") + c.name;
+    const std::string log_host = run_deck(host, deck, vars + " -var out " + host);
+    const std::string log_kk = run_deck(kk, deck, vars + kKokkos1 + " -var out " + kk);
+    EXPECT_NE(log_kk.find("(1) pair granular/exact/kk,"), std::string::npos);
+    EXPECT_NE(log_kk.find("while"), std::string::npos) << "the law change's warning";
+    packing::expect_same_state(packing::read_state(host), packing::read_state(kk), 1e-10,
+                               (std::string(c.name) + ": /kk vs host").c_str());
+  }
+}
+
+// The largest Jaeger capacity the stores hold (2^26 - 2): the host style keeps the records it
+// needs (the run equals capacity 64's, which no contact reaches either); /kk keeps M + 1
+// vertices in every neighbour slot and stops with an error that names the capacity and the
+// memory (M >= 536,870,911 segfaulted, 2^30 ran with wrong physics, 1e7 to 5.3e8 stopped with a
+// bare Kokkos allocation error).
+TEST(DeckKokkos, JaegerCapacityAtItsBoundIsClear)
+{
+  GE_NEEDS_KOKKOS();
+  const std::string deck = std::string(deck::kEmptyGranularBox) +
+      "create_atoms 1 single 1 1 1\ncreate_atoms 1 single 1.95 1 1\n"
+      "set group all diameter 1.0\nset group all density 1.0\nvelocity all set 0 0 0\n"
+      "set atom 1 vy 0.1\npair_coeff * * hertz 1e4 0.3 tangential jaeger 0.5 capacity ${M}\n"
+      "fix 1 all nve/sphere\ntimestep 1e-3\nrun 300\n"
+      "print \"GE_V $(vy[1]:%.17g) $(vx[2]:%.17g)\"\n";
+  const std::string bound = run_deck("capacity_bound", "atom_modify map array\n" + deck,
+                                     "-var M 67108862");
+  const std::string small = run_deck("capacity_64", "atom_modify map array\n" + deck, "-var M 64");
+  ASSERT_NE(bound.rfind("GE_V "), std::string::npos);
+  EXPECT_EQ(bound.substr(bound.rfind("GE_V ")), small.substr(small.rfind("GE_V ")));
+  int rc = 0;
+  const std::string kk =
+      run_deck("capacity_bound_kk", "atom_modify map array\n" + deck, "-var M 67108862" + std::string(kKokkos1), &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(kk.find("'tangential jaeger capacity 67108862' keeps 67108863 vertices in each of the"),
+            std::string::npos)
+      << kk;
+}

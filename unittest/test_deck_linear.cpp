@@ -35,6 +35,22 @@ set group all density 1.0
 fix integrate all nve/sphere
 )";
 
+// 40 spheres poured into a box with a floor (LJ units): a deck whose run starts without atoms
+const std::string kPourDeck = R"(units lj
+atom_style sphere
+boundary p p f
+comm_modify vel yes
+region box block 0 4 0 4 0 16
+create_box 1 box
+region drop block 0.5 3.5 0.5 3.5 4 15
+neighbor 0.15 bin
+neigh_modify delay 0 every 1 check yes
+fix integrate all nve/sphere
+fix gravity all gravity 10.0 vector 0 0 -1
+fix drop all pour 40 1 3123 region drop diam range 0.8 1.0 dens 1 1
+timestep 0.001
+)";
+
 }    // namespace
 
 TEST(DeckLinear, PluginRegistersStyle)
@@ -372,20 +388,7 @@ TEST(DeckLinear, CreatedAtomsAreNotTakenForRenumberedOnes)
 // their histories were attached to other partners). 40 spheres poured onto a floor.
 TEST(DeckLinear, PouredAtomsAreCheckedBeforeTheNextRun)
 {
-  const std::string pour = R"(units lj
-atom_style sphere
-boundary p p f
-comm_modify vel yes
-region box block 0 4 0 4 0 16
-create_box 1 box
-region drop block 0.5 3.5 0.5 3.5 4 15
-neighbor 0.15 bin
-neigh_modify delay 0 every 1 check yes
-fix integrate all nve/sphere
-fix gravity all gravity 10.0 vector 0 0 -1
-fix drop all pour 40 1 3123 region drop diam range 0.8 1.0 dens 1 1
-timestep 0.001
-compute touching all contact/atom
+  const std::string pour = kPourDeck + R"(compute touching all contact/atom
 compute touching_sum all reduce sum c_touching
 variable touching equal c_touching_sum
 )";
@@ -423,20 +426,7 @@ variable touching equal c_touching_sum
 // is not warned about again.
 TEST(DeckLinear, SetupChecksOfAPourDeckRunWhenItsAtomsExist)
 {
-  const std::string pour = R"(units lj
-atom_style sphere
-boundary p p f
-comm_modify vel yes
-region box block 0 4 0 4 0 16
-create_box 1 box
-region drop block 0.5 3.5 0.5 3.5 4 15
-neighbor 0.15 bin
-neigh_modify delay 0 every 1 check yes
-fix integrate all nve/sphere
-fix gravity all gravity 10.0 vector 0 0 -1
-fix drop all pour 40 1 3123 region drop diam range 0.8 1.0 dens 1 1
-timestep 0.001
-)";
+  const std::string pour = kPourDeck;
   for (const std::string normal :
        {std::string("hooke 2e9 damping viscous 10 0 tangential classic 1.6e9 0.4"),
         std::string("hertz 1e12 0.3 tangential jaeger 0.4")}) {

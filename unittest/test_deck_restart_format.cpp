@@ -336,6 +336,24 @@ void expect_damage_named(const std::string &valid_file, size_t record,
   }
 }
 
+// the damages of the two fields both stores' records begin with: their length and their count
+// of partners, and `more`
+std::vector<Damage> with_length_and_partners_damaged(const std::vector<Damage> &more)
+{
+  const double nan = std::nan("");
+  std::vector<Damage> damages = {
+      {"length 1e9", 0, 1e9, "record length is 1000000000"},
+      {"length -5", 0, -5.0, "record length is -5"},
+      {"length NaN", 0, nan, "record length is nan"},
+      {"partners 1e9", 1, 1e9, "number of partners is 1000000000"},
+      {"partners 2^31 - 1", 1, 2147483647.0, "number of partners is 2147483647"},
+      {"partners -5", 1, -5.0, "number of partners is -5"},
+      {"partners NaN", 1, nan, "number of partners is nan"},
+      {"partners 65536", 1, 65536.0, "number of partners is 65536"}};
+  damages.insert(damages.end(), more.begin(), more.end());
+  return damages;
+}
+
 }    // namespace
 
 // LAMMPS' neighbour history layout: [length, partners, then per partner its ID and 11 values]
@@ -347,19 +365,12 @@ TEST(DeckRestartFormat, DamagedNeighbourHistoryRecordsStopWithAnError)
   ASSERT_NE(record, std::string::npos) << "atom 1's record [14, 1, ID 2, ...] not found";
   const double nan = std::nan("");
   expect_damage_named("neigh.restart", record,
-                      {{"length 1e9", 0, 1e9, "record length is 1000000000"},
-                       {"length -5", 0, -5.0, "record length is -5"},
-                       {"length NaN", 0, nan, "record length is nan"},
-                       {"partners 1e9", 1, 1e9, "number of partners is 1000000000"},
-                       {"partners 2^31 - 1", 1, 2147483647.0, "number of partners is 2147483647"},
-                       {"partners -5", 1, -5.0, "number of partners is -5"},
-                       {"partners NaN", 1, nan, "number of partners is nan"},
-                       {"partners 65536", 1, 65536.0, "number of partners is 65536"},
+                      with_length_and_partners_damaged({
                        {"partners 0.5", 1, 0.5, "number of partners is 0.5"},
                        {"partner ID 0", 2, ubuf_of(0), "partner ID is 0"},
                        {"partner ID itself", 2, ubuf_of(1), "partner ID is 1"},
                        {"partner ID 2^40", 2, ubuf_of(1LL << 40), "partner ID is 1099511627776"},
-                       {"a value NaN", 5, nan, "contact values is nan"}});
+                       {"a value NaN", 5, nan, "contact values is nan"}}));
 }
 
 // The compact store's layout: [length, partners, doubles of the entries, then per partner
@@ -388,13 +399,7 @@ TEST(DeckRestartFormat, DamagedCompactHistoryRecordsStopWithAnError)
   ASSERT_GE(count, 1.0) << "the contact's history holds its vertices";
   const double nan = std::nan("");
   expect_damage_named("compact.restart", record,
-                      {{"length 1e9", 0, 1e9, "record length is 1000000000"},
-                       {"length NaN", 0, nan, "record length is nan"},
-                       {"partners 1e9", 1, 1e9, "number of partners is 1000000000"},
-                       {"partners 2^31 - 1", 1, 2147483647.0, "number of partners is 2147483647"},
-                       {"partners -5", 1, -5.0, "number of partners is -5"},
-                       {"partners NaN", 1, nan, "number of partners is nan"},
-                       {"partners 65536", 1, 65536.0, "number of partners is 65536"},
+                      with_length_and_partners_damaged({
                        {"partners 2", 1, 2.0, "partner ID is"},
                        {"entries' length 1e9", 2, 1e9, "length of the entries is 1000000000"},
                        {"entries' length -5", 2, -5.0, "length of the entries is -5"},
@@ -407,7 +412,7 @@ TEST(DeckRestartFormat, DamagedCompactHistoryRecordsStopWithAnError)
                        {"count 65536", 4, 65536.0, "count of history items is 65536"},
                        {"count 0", 4, 0.0, "number of partners is 1"},
                        {"a fixed value NaN", 6, nan, "fixed part of a contact is nan"},
-                       {"a vertex NaN", 12, nan, "history items is nan"}});
+                       {"a vertex NaN", 12, nan, "history items is nan"}}));
 }
 
 // A file whose history store data predate the record of the laws (restart format 7 and before:

@@ -2,7 +2,7 @@
 // frame invariance (a configuration turned rigidly by a fixed rotation gives the turned forces),
 // the wall as the limit of a sphere of infinite radius and mass, and the entry's bookkeeping
 // (the pair's force and torques balance the contact's moment of momentum).
-#include "device/contact_scenarios.cuh"
+#include "law_families.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,21 +15,6 @@ namespace {
 
 using ge::Vec3;
 using namespace ge_device;
-
-struct Family {
-  std::string name;
-  ge::ContactLaw law;
-};
-
-std::vector<Family> families()
-{
-  std::vector<Family> f = {{"classic", linear_contact_law(false)},
-                           {"refined", linear_contact_law(true)},
-                           {"jaeger capacity 8", jaeger_contact_law()}};
-  for (int kind = 0; kind < CAT_KINDS; kind++)
-    f.push_back({"catalogue " + std::to_string(kind), catalogue_contact_law(kind)});
-  return f;
-}
 
 // a rotation matrix from a rotation vector (Rodrigues), and its action
 struct Rotation {
@@ -64,19 +49,6 @@ ge::ContactBodies turned(const ge::ContactBodies &b, const Rotation &Q)
   t.omega_j = Q(b.omega_j);
   return t;
 }
-
-// One contact's state: the fixed part and the Jaeger vertices.
-struct Contact {
-  double state[ge::CONTACT_STATE_MAX] = {};
-  std::vector<ge::JaegerVertex> vertex = std::vector<ge::JaegerVertex>(kJaegerRoom);
-  ge::JaegerHistory history{vertex.data(), 0, kJaegerRoom};
-  ge::ContactResult step(const ge::ContactLaw &law, const ge::ContactBodies &b)
-  {
-    ge::ContactResult r;
-    ge::contact_step(law, b, state, &history, r);
-    return r;
-  }
-};
 
 // Differences of two runs of one contact: forces relative to the largest force of the
 // reference run, torques and moments relative to R times that force.

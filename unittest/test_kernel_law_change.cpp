@@ -6,7 +6,7 @@
 // (linear, Jaeger, every catalogue tangential model) to every other, on contacts loaded by the
 // scenarios' wandering movement.
 #include "contact/law_change.hpp"
-#include "device/contact_scenarios.cuh"
+#include "law_families.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,33 +18,6 @@ namespace {
 
 using ge::Vec3;
 using namespace ge_device;
-
-struct Family {
-  std::string name;
-  ge::ContactLaw law;
-};
-
-std::vector<Family> families()
-{
-  std::vector<Family> f = {{"classic", linear_contact_law(false)},
-                           {"refined", linear_contact_law(true)},
-                           {"jaeger capacity 8", jaeger_contact_law()}};
-  for (int kind = 0; kind < CAT_KINDS; kind++)
-    f.push_back({"catalogue " + std::to_string(kind), catalogue_contact_law(kind)});
-  return f;
-}
-
-struct Contact {
-  double state[ge::CONTACT_STATE_MAX] = {};
-  std::vector<ge::JaegerVertex> vertex = std::vector<ge::JaegerVertex>(kJaegerRoom);
-  ge::JaegerHistory history{vertex.data(), 0, kJaegerRoom};
-  ge::ContactResult step(const ge::ContactLaw &law, const ge::ContactBodies &b)
-  {
-    ge::ContactResult r;
-    ge::contact_step(law, b, state, &history, r);
-    return r;
-  }
-};
 
 ge::ContactBodies at_rest(ge::ContactBodies b)
 {
@@ -105,10 +78,7 @@ TEST(LawChange, TheNewLawGivesTheOldTangentialForceCappedAtItsLimit)
         const ge::ContactBodies b = bodies_at(c, kSteps);
         Contact probe = old;
         const Vec3 F_old = tangential_part(probe.step(from.law, at_rest(b)), b.normal);
-        Contact now;
-        now.history = old.history;    // (the record's vertices: the step works on them)
-        now.history.vertex = now.vertex.data();
-        for (int k = 0; k < old.history.count; k++) now.vertex[k] = old.vertex[k];
+        Contact now = old;    // (the record's vertices: the step works on them)
         ge::LawChangeResult lc;
         ge::change_contact_law(from.law, to.law, b, old.state, now.state, now.history, lc);
         const std::string where = from.name + " -> " + to.name + ", contact " + std::to_string(c);
@@ -154,7 +124,6 @@ TEST(LawChange, TheNewLawGivesTheOldTangentialForceCappedAtItsLimit)
         }
         // a step that moves nothing keeps the force (the converted state is the law's own)
         Contact next = now;
-        next.history.vertex = next.vertex.data();
         const Vec3 F_still = tangential_part(next.step(to.law, still_step(b)), b.normal);
         EXPECT_LE(ge::norm(F_still - F_new), 1e-12 * ge::norm(F_new)) << where;
       }
@@ -190,10 +159,7 @@ TEST(LawChange, TheYadeMomentsComeAndGoWithoutTouchingTheRest)
   const int c = 5;
   Contact old = loaded(with_moments, c, kSteps);
   ASSERT_FALSE(ge::is_zero(ge::vec3(old.state + ge::JAEGER_MOMENT_STATE)));
-  Contact now;
-  now.history = old.history;
-  now.history.vertex = now.vertex.data();
-  for (int k = 0; k < old.history.count; k++) now.vertex[k] = old.vertex[k];
+  Contact now = old;
   ge::LawChangeResult lc;
   ge::change_contact_law(with_moments, plain, bodies_at(c, kSteps), old.state, now.state,
                          now.history, lc);

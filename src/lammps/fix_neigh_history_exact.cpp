@@ -128,9 +128,7 @@ void FixNeighHistoryExact::unpack_restart(int nlocal, int nth)
 bool FixNeighHistoryExact::take_restart_contacts(HeldContacts &out)
 {
   if (!have_file_contacts) return false;
-  while (from_file.atoms() < atom->nlocal) from_file.end_atom();
-  out = std::move(from_file);
-  from_file = HeldContacts();
+  from_file.move_to(out, atom->nlocal);
   have_file_contacts = false;
   return true;
 }

@@ -59,6 +59,13 @@ struct HeldContacts {
     item_first.push_back(static_cast<bigint>(items.size()));
   }
   void end_atom() { first.push_back(contacts()); }
+  // the contacts of the first `nlocal` atoms moved to `out`, atoms without a record having none
+  void move_to(HeldContacts &out, int nlocal)
+  {
+    while (atoms() < nlocal) end_atom();
+    out = std::move(*this);
+    *this = HeldContacts();
+  }
   // more fixed values per contact, the new ones zero
   void widen(int to)
   {

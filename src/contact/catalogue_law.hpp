@@ -136,7 +136,7 @@ struct CatalogueNormalForce {
   double energy = 0.0;
 };
 
-GE_INLINE CatalogueNormalForce catalogue_normal_force(const CatalogueLaw &law, double delta,
+GE_FORCE_INLINE CatalogueNormalForce catalogue_normal_force(const CatalogueLaw &law, double delta,
                                                       double approach_rate, double rbar,
                                                       double mbar, double *state, bool advance)
 {
@@ -155,7 +155,9 @@ GE_INLINE CatalogueNormalForce catalogue_normal_force(const CatalogueLaw &law, d
   return r;
 }
 
-GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, double *stored,
+// MOMENTS false: the caller knows that the law has no Yade moments (their code is left out).
+template <bool MOMENTS = true>
+GE_FORCE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, double *stored,
                               CatalogueResult &r)
 {
   r = CatalogueResult();
@@ -197,7 +199,7 @@ GE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep &s, d
   r.sliding = tr.sliding;
   r.energy_n = nf.energy;
 
-  if (law.yade.rolling.active || law.yade.twisting.active) {
+  if (MOMENTS && (law.yade.rolling.active || law.yade.twisting.active)) {
     YadeMomentStep ys;
     ys.rot_i = s.advance ? s.rot_i : Vec3{0, 0, 0};    // no step taken: no rotation
     ys.rot_j = s.advance ? s.rot_j : Vec3{0, 0, 0};

@@ -258,6 +258,9 @@ GE_INLINE void yade_moment_of(const ContactLaw &law, const ContactBodies &b, dou
   r.energy_moment = yr.energy;
 }
 
+// MOMENTS false: the caller knows that the law has no Yade moments (has_moments() is false), so
+// their code is not compiled into the step (see contact_step_in_family).
+template <bool MOMENTS = true>
 GE_FORCE_INLINE void linear_contact(const ContactLaw &law, const ContactBodies &b,
                                     double *state, ContactResult &r)
 {
@@ -290,7 +293,7 @@ GE_FORCE_INLINE void linear_contact(const ContactLaw &law, const ContactBodies &
   r.fn_cap = 0.0;
   r.sliding = lr.sliding;
   // the Yade moments: capped by the normal force, `beta` scaled by kt
-  if (has_moments(law))
+  if (MOMENTS && has_moments(law))
     yade_moment_of(law, b, state + LINEAR_MOMENT_STATE, lr.fn > 0.0 ? lr.fn : 0.0,
                    law.linear.kt, r);
 }
@@ -312,6 +315,7 @@ GE_INLINE CatalogueStep catalogue_step_of(const ContactBodies &b, const LinearSt
   return c;
 }
 
+template <bool MOMENTS = true>
 GE_FORCE_INLINE void catalogue_contact(const ContactLaw &law, const ContactBodies &b,
                                        double *state, ContactResult &r)
 {
@@ -319,7 +323,7 @@ GE_FORCE_INLINE void catalogue_contact(const ContactLaw &law, const ContactBodie
   const CatalogueStep c = catalogue_step_of(b, s);
   if (!b.advance) catalogue_press(law.cat, c, state);
   CatalogueResult cr;
-  catalogue_step(law.cat, c, state, cr);
+  catalogue_step<MOMENTS>(law.cat, c, state, cr);
   r.force_i = cr.fn * s.normal + cr.ft;
   set_tangential_torques(b, cr.ft, r);
   r.moment = cr.moment;
@@ -428,14 +432,19 @@ GE_INLINE CatalogueNormalForce coulomb_normal_step(const ContactLaw &law, const 
 // contact_step() (below) for a law whose family is known when the caller is compiled: a device
 // functor that runs one family instantiates only that family's step (a smaller kernel: fewer
 // registers on a GPU, and on a CPU the inlining budget is not spent on the other families).
-template <int FAMILY>
+// MOMENTS false: the caller knows that the law has no Yade moments (!has_moments(law)); their
+// code is then left out of the step (a smaller loop: on the host the step of a law without
+// moments spilled fewer registers and ran faster, bench/README.md, "Catalogue Hertz laws").
+// The result is the same, bit for bit, as with MOMENTS true for such a law.
+template <int FAMILY, bool MOMENTS = true>
 GE_FORCE_INLINE void contact_step_in_family(const ContactLaw &law, const ContactBodies &b,
                                             double *state, JaegerHistory *history,
                                             ContactResult &r)
 {
   if (FAMILY == FAMILY_JAEGER) contact_detail::jaeger_contact(law, b, state, *history, r);
-  else if (FAMILY == FAMILY_CATALOGUE) contact_detail::catalogue_contact(law, b, state, r);
-  else contact_detail::linear_contact(law, b, state, r);
+  else if (FAMILY == FAMILY_CATALOGUE)
+    contact_detail::catalogue_contact<MOMENTS>(law, b, state, r);
+  else contact_detail::linear_contact<MOMENTS>(law, b, state, r);
 }
 
 // Advance one contact by the step just taken (advance), or give its forces at the current

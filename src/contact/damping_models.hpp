@@ -284,7 +284,7 @@ struct DampingInput {
 };
 
 // F_n^vis of the model. The combination is assumed valid (validate_combination).
-GE_INLINE double damping_force(const DampingParams &p, const DampingInput &in)
+GE_FORCE_INLINE double damping_force(const DampingParams &p, const DampingInput &in)
 {
   switch (p.model) {
     case DAMPING_NONE: return 0.0;

@@ -334,7 +334,7 @@ GE_INLINE void jkr_elastic(const NormalParams &p, double delta, double Rbar, dou
 
 // Elastic force of one contact. state: normal_state_size(p.model) doubles owned by the caller
 // (all zero = fresh contact); update = LAMMPS' history_update (false: state read only).
-GE_INLINE NormalResult normal_elastic(const NormalParams &p, double delta, double Rbar,
+GE_FORCE_INLINE NormalResult normal_elastic(const NormalParams &p, double delta, double Rbar,
                                       double *state, bool update)
 {
   NormalResult r;

@@ -175,7 +175,7 @@ GE_INLINE double positive(double x) { return x > 0.0 ? x : 0.0; }
 // Carry a stored tangential vector into the frame of this step (see the header comment):
 // exact rotation by the mean rotation, then LAMMPS's projection (length kept; zero if
 // the projection vanishes).
-GE_INLINE Vec3 carry_to_frame(const Vec3 &v, const Vec3 &normal, const Vec3 &mean_rotation)
+GE_FORCE_INLINE Vec3 carry_to_frame(const Vec3 &v, const Vec3 &normal, const Vec3 &mean_rotation)
 {
   if (is_zero(v)) return v;
   const Vec3 r = is_zero(mean_rotation) ? v : rotate_by_vector(v, mean_rotation);
@@ -200,7 +200,7 @@ GE_INLINE bool coulomb_cap(Vec3 &f, double cap)
 // The generic spring-dashpot-slider (notes: Catalogue conventions) on the updated xi: trial
 // F* = -K xi - eta v_t; if |F*| > cap then F = cap F*/|F*| and, when truncating,
 // xi <- -(F + eta v_t)/K (the vector form of [R]'s delta_t = (mu|F_n| - eta dot delta_t)/K_t).
-GE_INLINE void spring_slider(double K, double eta, bool truncate, const Vec3 &vt, double cap,
+GE_FORCE_INLINE void spring_slider(double K, double eta, bool truncate, const Vec3 &vt, double cap,
                              Vec3 &xi, TangentialResult &r)
 {
   Vec3 f = -(K * xi) - eta * vt;
@@ -213,7 +213,7 @@ GE_INLINE void spring_slider(double K, double eta, bool truncate, const Vec3 &vt
 
 // Updated spring vector of this step: carried into the frame, plus the increment
 // (its tangential part: a roundoff normal part is not stored).
-GE_INLINE Vec3 updated_xi(const double *state, const TangentialStep &s)
+GE_FORCE_INLINE Vec3 updated_xi(const double *state, const TangentialStep &s)
 {
   return carry_to_frame(vec3(state + TS_XI), s.normal, s.mean_rotation) +
          project_onto_plane(s.du, s.normal);
@@ -291,7 +291,7 @@ GE_INLINE void tangential_viscous_sliding(const TangentialParams &p, const Tange
 
 // T4 (Cundall-Strack, always truncating) and T5 (truncating only with `maw`; without it [R]'s
 // literal min(): xi keeps stretching while slipping). T5 `et` evaluates Deen's eta_t per contact.
-GE_INLINE void tangential_spring(const TangentialParams &p, const TangentialStep &s,
+GE_FORCE_INLINE void tangential_spring(const TangentialParams &p, const TangentialStep &s,
                                  double *state, TangentialResult &r)
 {
   r = TangentialResult();
@@ -307,7 +307,7 @@ GE_INLINE void tangential_spring(const TangentialParams &p, const TangentialStep
 // 8 Gbar a: the secant of the Mindlin curve at full slip), optional eta_t, truncating.
 // T9 tti: K_t = 8 Gbar sqrt(Rbar delta) (the [erratum]-corrected Tsuji stiffness = Mindlin's),
 // dashpot eta_t delta^{1/4} v_t (our reading of "equal to normal"), truncating.
-GE_INLINE void tangential_hertz_spring(const TangentialParams &p, const TangentialStep &s,
+GE_FORCE_INLINE void tangential_hertz_spring(const TangentialParams &p, const TangentialStep &s,
                                        double *state, TangentialResult &r)
 {
   r = TangentialResult();
@@ -462,7 +462,7 @@ GE_INLINE void tangential_walton_braun(const TangentialParams &p, const Tangenti
 // ---------------------------------------------------------------------------------------------
 // Dispatcher: one step of the model p.model. state: tangential_state_size(p.model) doubles,
 // updated in place (may be null for T1-T3).
-GE_INLINE void tangential_step(const TangentialParams &p, const TangentialStep &s, double *state,
+GE_FORCE_INLINE void tangential_step(const TangentialParams &p, const TangentialStep &s, double *state,
                                TangentialResult &r)
 {
   switch (p.model) {

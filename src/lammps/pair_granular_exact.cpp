@@ -354,9 +354,9 @@ void PairGranularExact::compute(int eflag, int vflag)
   // (the friction's share of the contact stress is tallied with the rest of the global vector)
   if (friction) friction->begin_contacts(eflag_global ? this : nullptr);
   if (history_mode == HISTORY_COMPACT)
-    compute_contacts(CompactStore{fix_compact}, advance, tally);
+    compute_contacts_of_kind(CompactStore{fix_compact}, advance, tally);
   else
-    compute_contacts(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue, fix_neigh->get_dnum()}, advance, tally);
+    compute_contacts_of_kind(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue, fix_neigh->get_dnum()}, advance, tally);
 
   if (eflag_global) {
     tally[2] += ended[0];
@@ -526,7 +526,35 @@ bool PairGranularExact::held_apart(Store store, int i, int jj, int j, const Law 
                            store.peek(i, jj)[ge::CS_NORMAL]);
 }
 
+/* ----------------------------------------------------------------------
+   The force loop for the laws at hand. When every law of the pair style is of one family
+   (linear or catalogue) and none has Yade moments, the loop is compiled for that family alone
+   and without the moments, as LAMMPS compiles its loops for each EVFLAG/NEWTON: the family
+   switch leaves the per-contact loop and the other families' steps and the moments leave its
+   code (in bench/in.bench_hertz the loop with every family inlined spilled its registers to the
+   stack around the catalogue step). Any other mix runs the general loop. The same step either
+   way: the forces are the same, bit for bit.
+------------------------------------------------------------------------- */
+
 template <class Store>
+void PairGranularExact::compute_contacts_of_kind(Store store, bool advance, double *tally)
+{
+  int family = -2;    // -2: no law seen yet, -1: mixed
+  bool moments = false;
+  for_each_law([&](const Law &lw) {
+    const int f = lw.tangential == TANGENTIAL_JAEGER ? -1 : ge::family_of(lw);
+    family = family == -2 || family == f ? f : -1;
+    moments = moments || ge::has_moments(lw);
+  });
+  if (!moments && family == ge::FAMILY_CATALOGUE)
+    compute_contacts<ge::FAMILY_CATALOGUE, false>(store, advance, tally);
+  else if (!moments && family == ge::FAMILY_LINEAR)
+    compute_contacts<ge::FAMILY_LINEAR, false>(store, advance, tally);
+  else
+    compute_contacts<-1, true>(store, advance, tally);
+}
+
+template <int FAMILY, bool MOMENTS, class Store>
 void PairGranularExact::compute_contacts(Store store, bool advance, double *tally)
 {
   const int nlocal = atom->nlocal;
@@ -571,7 +599,7 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
         }
         continue;
       }
-      if (lw.tangential == TANGENTIAL_JAEGER) {
+      if (FAMILY < 0 && lw.tangential == TANGENTIAL_JAEGER) {
         if constexpr (Store::compact)
           jaeger_contact(i, j, store.fix->firstrecord[i][jj], lw, advance, weight, tally);
         continue;
@@ -589,7 +617,8 @@ void PairGranularExact::compute_contacts(Store store, bool advance, double *tall
       const int p = i_is_p ? i : j, q = i_is_p ? j : i;
       const ge::ContactBodies b = bodies_of(p, q, i_is_p ? dx : -dx, rsq, lw, advance);
       ge::ContactResult r;
-      ge::contact_step(lw, b, history, nullptr, r);
+      if constexpr (FAMILY < 0) ge::contact_step(lw, b, history, nullptr, r);
+      else ge::contact_step_in_family<FAMILY, MOMENTS>(lw, b, history, nullptr, r);
       if (is_coulomb(lw))
         hand_to_friction(i, j, i_is_p ? b.normal : -b.normal, std::sqrt(rsq), history, lw,
                          r.fn_cap, i_is_p);

@@ -187,7 +187,11 @@ class PairGranularExact : public Pair,
   bool coulomb_settings(ge::CoulombSolverSettings &settings) const;
   void check_coulomb_setup() const;
   void place_friction_fix();
-  template <class Store> void compute_contacts(Store store, bool advance, double *tally);
+  // FAMILY: ge::LawFamily of every law of the pair style, or -1 (mixed, or Jaeger laws);
+  // MOMENTS: whether a law may have Yade moments (loop_kind() picks both)
+  template <int FAMILY, bool MOMENTS, class Store>
+  void compute_contacts(Store store, bool advance, double *tally);
+  template <class Store> void compute_contacts_of_kind(Store store, bool advance, double *tally);
   void jaeger_contact(int i, int j, bigint &slot, const Law &lw, bool advance, double weight,
                       double *tally);
   double catalogue_mass(int i, int j) const;

@@ -143,7 +143,7 @@ GE_FORCE_INLINE CatalogueNormalForce catalogue_normal_force(const CatalogueLaw &
   CatalogueNormalForce r;
   r.elastic = normal_elastic(law.normal, delta, rbar, state + CS_HLS, advance);
   const NormalResult &nr = r.elastic;
-  const DampingInput din{nr.hertz_overlap, approach_rate, mbar, nr.kn, nr.K_HZ};
+  const DampingInput din{nr.hertz_overlap, approach_rate, mbar, nr.kn, nr.K_HZ, nr.sqrt_overlap};
   const double F_vis = damping_force(law.damping, din);
   r.F_cap = normal_force_compressive(nr.F_el + 2.0 * nr.F_pulloff, F_vis);
   r.F_applied = normal_force_applied(nr.F_el, F_vis, law.limit_damping);
@@ -184,6 +184,7 @@ GE_FORCE_INLINE void catalogue_step(const CatalogueLaw &law, const CatalogueStep
   ts.vt = s.vt;
   ts.fn = F_cap;
   ts.overlap = nr.hertz_overlap;
+  ts.sqrt_overlap = nr.sqrt_overlap;
   ts.rbar = s.rbar;
   ts.mbar = s.mbar;
   ts.gbar = law.gbar;

@@ -281,7 +281,16 @@ struct DampingInput {
   double mbar = 0.0;         // effective mass of the pair
   double kn = 0.0;           // linear stiffness of the normal model (NormalResult::kn)
   double K_HZ = 0.0;         // Hertz constant of the contact (NormalResult::K_HZ)
+  double sqrt_delta = -1.0;  // sqrt(delta) where the caller has it (NormalResult::sqrt_overlap),
+                             // < 0: the dashpot takes the root itself
 };
+
+namespace damping_detail {
+GE_INLINE double sqrt_of_delta(const DampingInput &in)
+{
+  return in.sqrt_delta >= 0.0 ? in.sqrt_delta : std::sqrt(in.delta);
+}
+}    // namespace damping_detail
 
 // F_n^vis of the model. The combination is assumed valid (validate_combination).
 GE_FORCE_INLINE double damping_force(const DampingParams &p, const DampingInput &in)
@@ -293,11 +302,16 @@ GE_FORCE_INLINE double damping_force(const DampingParams &p, const DampingInput 
       return viscous_damping_force(p.eta * in.mbar, in.delta, in.delta_dot);
     case DAMPING_RESTITUTION:
       return restitution_damping_force(p.alpha, in.mbar, in.kn, in.delta, in.delta_dot);
-    case DAMPING_BSHP: return bshp_damping_force(in.K_HZ, p.A, in.delta, in.delta_dot);
-    case DAMPING_KK: return kk_damping_force(p.eta, in.delta, in.delta_dot);
+    // (bshp_, kk_ and tsuji_damping_force with the root of delta taken once: the same numbers)
+    case DAMPING_BSHP:
+      return in.delta > 0.0
+          ? (in.K_HZ * p.A) * damping_detail::sqrt_of_delta(in) * in.delta_dot : 0.0;
+    case DAMPING_KK:
+      return in.delta > 0.0 ? p.eta * damping_detail::sqrt_of_delta(in) * in.delta_dot : 0.0;
     case DAMPING_TSUJI:
-      return tsuji_damping_force(p.tsuji_from_e ? tsuji_eta(p.alpha, in.mbar, in.K_HZ) : p.eta,
-                                 in.delta, in.delta_dot);
+      if (!(in.delta > 0.0)) return 0.0;
+      return (p.tsuji_from_e ? tsuji_eta(p.alpha, in.mbar, in.K_HZ) : p.eta) *
+          std::sqrt(damping_detail::sqrt_of_delta(in)) * in.delta_dot;
   }
   return 0.0;
 }

@@ -311,6 +311,8 @@ struct NormalResult {
   double hertz_overlap = 0.0;   // what the dashpots and tangential models take as the overlap:
                                 // delta, or for jkr a^2/Rbar (adhesion.hpp)
   double energy = 0.0;          // jkr: the energy the contact stores (adhesion.hpp, J4)
+  double sqrt_overlap = -1.0;   // hertz: sqrt(hertz_overlap), for the dashpot and the tangential
+                                // stiffness to share (< 0: not computed)
 };
 
 // A JKR contact: made (state[0] = 1) when delta > 0; a made one holds down to the break overlap
@@ -345,8 +347,13 @@ GE_FORCE_INLINE NormalResult normal_elastic(const NormalParams &p, double delta,
       r.F_el = hooke_force(p.hooke, delta);
       break;
     case NORMAL_HERTZ:
+      // hertz_force with its root kept: the dashpot's and the tangential model's delta^{1/2}
+      // and delta^{1/4} start from it (one square root fewer each, the same numbers)
       r.K_HZ = hertz_constant(p.Ebar, Rbar);
-      r.F_el = hertz_force(r.K_HZ, delta);
+      if (delta > 0.0) {
+        r.sqrt_overlap = std::sqrt(delta);
+        r.F_el = r.K_HZ * delta * r.sqrt_overlap;
+      }
       break;
     case NORMAL_HLS:
       r.kn = p.hls.kL;

@@ -95,6 +95,7 @@ struct TangentialStep {
   double fn = 0.0;                // F_n^c; a negative value is read as 0
   // effective quantities (notes: Catalogue conventions), only for the models that need them:
   double overlap = 0.0;           // delta_n > 0 (T6-T9)
+  double sqrt_overlap = -1.0;     // sqrt(overlap) where the caller has it (T9), < 0: not known
   double rbar = 0.0;              // Rbar (T6, T9)
   double mbar = 0.0;              // mbar (T5 et, T7)
   double gbar = 0.0;              // Gbar (T6, T8, T9)
@@ -313,8 +314,12 @@ GE_FORCE_INLINE void tangential_hertz_spring(const TangentialParams &p, const Ta
   r = TangentialResult();
   const bool dd = p.model == TangentialModel::DD;
   const double K = tangential_detail::hertz_tangential_stiffness(dd ? 16.0 / 3.0 : 8.0, s);
-  const double eta = dd ? p.eta_t
-                        : (s.overlap > 0.0 ? p.eta_t * std::sqrt(std::sqrt(s.overlap)) : 0.0);
+  // (T9 without a dashpot, eta_t = 0, takes no roots: eta is then eta_t itself, as the product
+  // would give)
+  const double eta = dd || p.eta_t == 0.0 ? p.eta_t
+      : s.overlap > 0.0
+      ? p.eta_t * std::sqrt(s.sqrt_overlap >= 0.0 ? s.sqrt_overlap : std::sqrt(s.overlap))
+      : 0.0;
   Vec3 xi = tangential_detail::updated_xi(state, s);
   tangential_detail::spring_slider(K, eta, true, s.vt, p.mu * tangential_detail::positive(s.fn),
                                    xi, r);

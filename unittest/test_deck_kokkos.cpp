@@ -16,6 +16,7 @@
 #include "neighbor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cmath>
 #include <cstdio>
@@ -909,3 +910,71 @@ TEST(DeckKokkos, JaegerCapacityAtItsBoundIsClear)
             std::string::npos)
       << kk;
 }
+
+namespace {
+// The counts of the crossings line /kk writes at the end of the nth run of a log (0 first):
+// [builds, copies to the execution space, copies to the host, ... at builds, ... for host reads,
+// ... to the friction fix, atom-data syncs]; and LAMMPS' "Neighbor list builds" of that run.
+std::vector<long> crossings_of_run(const std::string &log, int nth, long *lammps_builds)
+{
+  const std::string mark = "Pair granular/exact/kk crossings in this run";
+  size_t at = 0;
+  for (int k = 0; k <= nth; k++) {
+    at = log.find(mark, k == 0 ? 0 : at + 1);
+    if (at == std::string::npos) {
+      ADD_FAILURE() << "no crossings line for run " << nth;
+      return {};
+    }
+  }
+  std::vector<long> counts;
+  const std::string line = log.substr(at + mark.size(), log.find('\n', at) - at - mark.size());
+  for (size_t p = 0; p < line.size();) {
+    if (std::isdigit(static_cast<unsigned char>(line[p]))) {
+      size_t len = 0;
+      counts.push_back(std::stol(line.substr(p), &len));
+      p += len;
+    } else {
+      p++;
+    }
+  }
+  const std::string builds = "Neighbor list builds = ";
+  const size_t b = log.find(builds, at);
+  *lammps_builds = b == std::string::npos ? -1 : std::stol(log.substr(b + builds.size()));
+  return counts;
+}
+}    // namespace
+
+// On a plain run (no output that reads contacts, no restart) the histories cross between the
+// execution space and the host only around neighbour builds: one copy up after each build, one
+// copy down before each build of the run and at its end; between builds nothing. The skin is
+// small so that the sheared packing rebuilds several times. A dump of compute pair/local then
+// reads the contacts on the host: those copies are counted too (the counter is not blind).
+TEST(DeckKokkos, HistoriesCrossOnlyAroundNeighbourBuilds)
+{
+  GE_NEEDS_KOKKOS();
+  const Family f = family("refined");
+  const std::string log = run_deck("crossings", "variable packing_dir index " + packing::kDecks +
+                                       "\ninclude " + packing::kPacking + R"(
+neighbor 0.03 bin
+run 300
+dump local all local 100 crossings.pairs c_contacts[1]
+run 200
+)",
+                                   " " + packing_vars(f, 0) + kKokkos1);
+  long n = 0;
+  const std::vector<long> plain = crossings_of_run(log, 0, &n);
+  ASSERT_EQ(plain.size(), 7u) << log;
+  EXPECT_GE(n, 3) << "the packing should rebuild its list several times";
+  EXPECT_EQ(plain[0], n + 1) << "builds: the setup's and the run's";
+  EXPECT_EQ(plain[1], n + 1) << "one copy to the execution space per build";
+  EXPECT_EQ(plain[2], n + 1) << "copies to the host: before each build of the run, at its end";
+  EXPECT_EQ(plain[3], n + 1);
+  EXPECT_EQ(plain[4], 0) << "no host reads between builds";
+  EXPECT_EQ(plain[5], 0) << "no friction fix";
+  EXPECT_LE(plain[6], 1) << "atom data to the host by the pair: at the setup only";
+  const std::vector<long> dumped = crossings_of_run(log, 1, &n);
+  ASSERT_EQ(dumped.size(), 7u) << log;
+  EXPECT_GT(dumped[4], 0) << "compute pair/local reads the histories on the host";
+  EXPECT_EQ(dumped[2], dumped[3] + dumped[4] + dumped[5]);
+}
+

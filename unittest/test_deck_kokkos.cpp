@@ -537,9 +537,9 @@ TEST(DeckKokkos, CoulombHubOfFewerContactsIsMadeAndSolvedInTheExecutionSpace)
 
 // Newton off (a pair with a ghost partner computed on both processes, half its tallies each)
 // gives the newton-on host run; under mpirun with 2 ranks, where atoms and their contacts move
-// between processes, /kk gives the serial host run. `tangential coulomb` too, on 2 ranks (its
-// friction fix solves across the processes with the contacts the /kk force loops hand it; it
-// needs newton on).
+// between processes, /kk gives the serial host run, and with 3 ranks too. `tangential coulomb`
+// too, on 2 and 3 ranks (its friction fix solves across the processes with the contacts the /kk
+// force loops hand it; it needs newton on).
 TEST(DeckKokkos, NewtonOffAndMpiEqualTheSerialHostRun)
 {
   GE_NEEDS_KOKKOS();
@@ -558,6 +558,10 @@ TEST(DeckKokkos, NewtonOffAndMpiEqualTheSerialHostRun)
     std::printf("  2 ranks: %d atoms changed process\n", moved);
     EXPECT_GT(moved, 10);
     packing::expect_same_state(host, np2, 1e-10, (p + ": /kk on 2 ranks vs serial host").c_str());
+    const packing::State np3 = run(f, steps, kKokkos1, p + "_np3", 3, "on", &moved);
+    std::printf("  3 ranks: %d atoms changed process\n", moved);
+    EXPECT_GT(moved, 10);
+    packing::expect_same_state(host, np3, 1e-10, (p + ": /kk on 3 ranks vs serial host").c_str());
   }
 }
 
@@ -978,3 +982,61 @@ run 200
   EXPECT_EQ(dumped[2], dumped[3] + dumped[4] + dumped[5]);
 }
 
+namespace {
+// the atom IDs of each snapshot of an unsorted dump, in the order the process held them
+std::vector<std::vector<long>> ids_in_local_order(const std::string &dump)
+{
+  std::istringstream in(deck::read_text(dump));
+  std::vector<std::vector<long>> snapshots;
+  std::string line;
+  bool atoms = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("ITEM: ATOMS", 0) == 0) {
+      snapshots.emplace_back();
+      atoms = true;
+    } else if (line.rfind("ITEM:", 0) == 0) {
+      atoms = false;
+    } else if (atoms && !trimmed(line).empty()) {
+      snapshots.back().push_back(std::stol(line));
+    }
+  }
+  return snapshots;
+}
+}    // namespace
+
+// LAMMPS' atom sort reorders the atoms (and the history store's per-atom data with them) at
+// neighbour builds: with sorting every 10 steps the run equals the same run without sorting.
+// The order of the sums differs (the list follows the atoms' order), so to round-off, the
+// tolerance of /kk against the host style. The small skin makes the packing rebuild (sorting is
+// done only at a build); the order of the atoms, at the setup and at the end, shows that sorting
+// happened during the run (and that nothing reorders them without it).
+TEST(DeckKokkos, AtomSortingOnEqualsOff)
+{
+  GE_NEEDS_KOKKOS();
+  for (const Family &f : {family("refined"), family("jaeger_capacity16")}) {
+    SCOPED_TRACE(f.name);
+    const std::string p = std::string("sort_") + f.name;
+    auto sorted_run = [&](const std::string &sort, const std::string &out, const char *how) {
+      {
+        std::ofstream d(out + ".deck");
+        d << "include " << packing::kPacking << "\nneighbor 0.03 bin\natom_modify sort " << sort
+          << "\ndump order all custom 300 " << out << ".order id\n";
+      }
+      int moved = 0;
+      return packing::mpi_state(1, packing_vars(f, 300) + how, out, &moved, out + ".deck");
+    };
+    const packing::State on = sorted_run("10 0.65", p + "_on", kKokkos1);
+    const packing::State off = sorted_run("0 0.0", p + "_off", kKokkos1);
+    // (snapshots at the setup, after its sort, and at the end)
+    const auto order_on = ids_in_local_order(p + "_on.order");
+    const auto order_off = ids_in_local_order(p + "_off.order");
+    ASSERT_GE(order_on.size(), 2u);
+    ASSERT_GE(order_off.size(), 2u);
+    ASSERT_EQ(order_on.back().size(), 512u);
+    EXPECT_NE(order_on.front(), order_on.back()) << "the run sorted the atoms";
+    EXPECT_EQ(order_off.front(), order_off.back()) << "nothing else reorders them";
+    packing::expect_same_state(off, on, 1e-10, (p + ": /kk sort on vs off").c_str());
+    packing::expect_same_state(sorted_run("10 0.65", p + "_host", ""), on, 1e-10,
+                               (p + ": /kk sort on vs host sort on").c_str());
+  }
+}

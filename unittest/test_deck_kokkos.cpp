@@ -16,6 +16,7 @@
 #include "neighbor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cmath>
 #include <cstdio>
@@ -536,9 +537,9 @@ TEST(DeckKokkos, CoulombHubOfFewerContactsIsMadeAndSolvedInTheExecutionSpace)
 
 // Newton off (a pair with a ghost partner computed on both processes, half its tallies each)
 // gives the newton-on host run; under mpirun with 2 ranks, where atoms and their contacts move
-// between processes, /kk gives the serial host run. `tangential coulomb` too, on 2 ranks (its
-// friction fix solves across the processes with the contacts the /kk force loops hand it; it
-// needs newton on).
+// between processes, /kk gives the serial host run, and with 3 ranks too. `tangential coulomb`
+// too, on 2 and 3 ranks (its friction fix solves across the processes with the contacts the /kk
+// force loops hand it; it needs newton on).
 TEST(DeckKokkos, NewtonOffAndMpiEqualTheSerialHostRun)
 {
   GE_NEEDS_KOKKOS();
@@ -557,6 +558,10 @@ TEST(DeckKokkos, NewtonOffAndMpiEqualTheSerialHostRun)
     std::printf("  2 ranks: %d atoms changed process\n", moved);
     EXPECT_GT(moved, 10);
     packing::expect_same_state(host, np2, 1e-10, (p + ": /kk on 2 ranks vs serial host").c_str());
+    const packing::State np3 = run(f, steps, kKokkos1, p + "_np3", 3, "on", &moved);
+    std::printf("  3 ranks: %d atoms changed process\n", moved);
+    EXPECT_GT(moved, 10);
+    packing::expect_same_state(host, np3, 1e-10, (p + ": /kk on 3 ranks vs serial host").c_str());
   }
 }
 
@@ -908,4 +913,130 @@ TEST(DeckKokkos, JaegerCapacityAtItsBoundIsClear)
   EXPECT_NE(kk.find("'tangential jaeger capacity 67108862' keeps 67108863 vertices in each of the"),
             std::string::npos)
       << kk;
+}
+
+namespace {
+// The counts of the crossings line /kk writes at the end of the nth run of a log (0 first):
+// [builds, copies to the execution space, copies to the host, ... at builds, ... for host reads,
+// ... to the friction fix, atom-data syncs]; and LAMMPS' "Neighbor list builds" of that run.
+std::vector<long> crossings_of_run(const std::string &log, int nth, long *lammps_builds)
+{
+  const std::string mark = "Pair granular/exact/kk crossings in this run";
+  size_t at = 0;
+  for (int k = 0; k <= nth; k++) {
+    at = log.find(mark, k == 0 ? 0 : at + 1);
+    if (at == std::string::npos) {
+      ADD_FAILURE() << "no crossings line for run " << nth;
+      return {};
+    }
+  }
+  std::vector<long> counts;
+  const std::string line = log.substr(at + mark.size(), log.find('\n', at) - at - mark.size());
+  for (size_t p = 0; p < line.size();) {
+    if (std::isdigit(static_cast<unsigned char>(line[p]))) {
+      size_t len = 0;
+      counts.push_back(std::stol(line.substr(p), &len));
+      p += len;
+    } else {
+      p++;
+    }
+  }
+  const std::string builds = "Neighbor list builds = ";
+  const size_t b = log.find(builds, at);
+  *lammps_builds = b == std::string::npos ? -1 : std::stol(log.substr(b + builds.size()));
+  return counts;
+}
+}    // namespace
+
+// On a plain run (no output that reads contacts, no restart) the histories cross between the
+// execution space and the host only around neighbour builds: one copy up after each build, one
+// copy down before each build of the run and at its end; between builds nothing. The skin is
+// small so that the sheared packing rebuilds several times. A dump of compute pair/local then
+// reads the contacts on the host: those copies are counted too (the counter is not blind).
+TEST(DeckKokkos, HistoriesCrossOnlyAroundNeighbourBuilds)
+{
+  GE_NEEDS_KOKKOS();
+  const Family f = family("refined");
+  const std::string log = run_deck("crossings", "variable packing_dir index " + packing::kDecks +
+                                       "\ninclude " + packing::kPacking + R"(
+neighbor 0.03 bin
+run 300
+dump local all local 100 crossings.pairs c_contacts[1]
+run 200
+)",
+                                   " " + packing_vars(f, 0) + kKokkos1);
+  long n = 0;
+  const std::vector<long> plain = crossings_of_run(log, 0, &n);
+  ASSERT_EQ(plain.size(), 7u) << log;
+  EXPECT_GE(n, 3) << "the packing should rebuild its list several times";
+  EXPECT_EQ(plain[0], n + 1) << "builds: the setup's and the run's";
+  EXPECT_EQ(plain[1], n + 1) << "one copy to the execution space per build";
+  EXPECT_EQ(plain[2], n + 1) << "copies to the host: before each build of the run, at its end";
+  EXPECT_EQ(plain[3], n + 1);
+  EXPECT_EQ(plain[4], 0) << "no host reads between builds";
+  EXPECT_EQ(plain[5], 0) << "no friction fix";
+  EXPECT_LE(plain[6], 1) << "atom data to the host by the pair: at the setup only";
+  const std::vector<long> dumped = crossings_of_run(log, 1, &n);
+  ASSERT_EQ(dumped.size(), 7u) << log;
+  EXPECT_GT(dumped[4], 0) << "compute pair/local reads the histories on the host";
+  EXPECT_EQ(dumped[2], dumped[3] + dumped[4] + dumped[5]);
+}
+
+namespace {
+// the atom IDs of each snapshot of an unsorted dump, in the order the process held them
+std::vector<std::vector<long>> ids_in_local_order(const std::string &dump)
+{
+  std::istringstream in(deck::read_text(dump));
+  std::vector<std::vector<long>> snapshots;
+  std::string line;
+  bool atoms = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("ITEM: ATOMS", 0) == 0) {
+      snapshots.emplace_back();
+      atoms = true;
+    } else if (line.rfind("ITEM:", 0) == 0) {
+      atoms = false;
+    } else if (atoms && !trimmed(line).empty()) {
+      snapshots.back().push_back(std::stol(line));
+    }
+  }
+  return snapshots;
+}
+}    // namespace
+
+// LAMMPS' atom sort reorders the atoms (and the history store's per-atom data with them) at
+// neighbour builds: with sorting every 10 steps the run equals the same run without sorting.
+// The order of the sums differs (the list follows the atoms' order), so to round-off, the
+// tolerance of /kk against the host style. The small skin makes the packing rebuild (sorting is
+// done only at a build); the order of the atoms, at the setup and at the end, shows that sorting
+// happened during the run (and that nothing reorders them without it).
+TEST(DeckKokkos, AtomSortingOnEqualsOff)
+{
+  GE_NEEDS_KOKKOS();
+  for (const Family &f : {family("refined"), family("jaeger_capacity16")}) {
+    SCOPED_TRACE(f.name);
+    const std::string p = std::string("sort_") + f.name;
+    auto sorted_run = [&](const std::string &sort, const std::string &out, const char *how) {
+      {
+        std::ofstream d(out + ".deck");
+        d << "include " << packing::kPacking << "\nneighbor 0.03 bin\natom_modify sort " << sort
+          << "\ndump order all custom 300 " << out << ".order id\n";
+      }
+      int moved = 0;
+      return packing::mpi_state(1, packing_vars(f, 300) + how, out, &moved, out + ".deck");
+    };
+    const packing::State on = sorted_run("10 0.65", p + "_on", kKokkos1);
+    const packing::State off = sorted_run("0 0.0", p + "_off", kKokkos1);
+    // (snapshots at the setup, after its sort, and at the end)
+    const auto order_on = ids_in_local_order(p + "_on.order");
+    const auto order_off = ids_in_local_order(p + "_off.order");
+    ASSERT_GE(order_on.size(), 2u);
+    ASSERT_GE(order_off.size(), 2u);
+    ASSERT_EQ(order_on.back().size(), 512u);
+    EXPECT_NE(order_on.front(), order_on.back()) << "the run sorted the atoms";
+    EXPECT_EQ(order_off.front(), order_off.back()) << "nothing else reorders them";
+    packing::expect_same_state(off, on, 1e-10, (p + ": /kk sort on vs off").c_str());
+    packing::expect_same_state(sorted_run("10 0.65", p + "_host", ""), on, 1e-10,
+                               (p + ": /kk sort on vs host sort on").c_str());
+  }
 }

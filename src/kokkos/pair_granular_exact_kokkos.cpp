@@ -347,6 +347,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::init_style
   PairGranularExact::init_style();
   laws_current = false;    // (the mixed laws are made by init_one(), after this)
   device_current = false;
+  crossings = Crossings();    // (counted per run)
   repair_bin_size();
   attach_friction_offload();
   say_where_friction_is_solved();
@@ -594,12 +595,15 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_his
   });
   device_current = true;
   host_current = true;
+  crossings.uploads++;
 }
 
-template <class DeviceType> void PairGranularExactKokkos<DeviceType>::download_history()
+template <class DeviceType>
+void PairGranularExactKokkos<DeviceType>::download_history(HistoryReader why)
 {
   return_friction_states();
   if (host_current || !device_current) return;
+  (why == READ_AT_BUILD ? crossings.at_builds : crossings.host_reads)++;
   for_each_history_view([](auto &view) { view.template sync<LMPHostType>(); });
   auto state = k_state.h_view;
   auto items = k_items.h_view;
@@ -637,13 +641,14 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::download_h
 
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::work_before_build()
 {
-  download_history();
+  download_history(READ_AT_BUILD);
   PairGranularExact::work_before_build();
 }
 
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::work_after_build()
 {
   PairGranularExact::work_after_build();
+  crossings.builds++;
   device_current = false;    // a new list: the slots are filled at the next force evaluation
 }
 
@@ -737,7 +742,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
     execution_space = space;
   }
   if (!advance) {
-    atomKK->sync(Host, X_MASK | V_MASK | RADIUS_MASK | RMASS_MASK);
+    sync_atoms_to_host(X_MASK | V_MASK | RADIUS_MASK | RMASS_MASK);
     warn_doubtful_setup();
   }
   if (advance) note_untracked_step();
@@ -747,6 +752,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
 
   atomKK->sync(execution_space, datamask_read);
   atomKK->modified(execution_space, datamask_modify);
+  atoms_synced = 0u;    // (the integrator moves the atoms in the execution space between steps)
 
   double sums[NSUMS] = {0.0};
   const bool tally = eflag_global || vflag_global;
@@ -797,10 +803,11 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
 template <class DeviceType>
 void PairGranularExactKokkos<DeviceType>::hand_contacts_to_friction()
 {
+  crossings.friction++;
   k_state.template sync<LMPHostType>();
   k_touch.template sync<LMPHostType>();
-  atomKK->sync(Host, X_MASK | V_MASK | OMEGA_MASK | TAG_MASK | TYPE_MASK | MASK_MASK |
-                         RADIUS_MASK | RMASS_MASK);
+  sync_atoms_to_host(X_MASK | V_MASK | OMEGA_MASK | TAG_MASK | TYPE_MASK | MASK_MASK |
+                     RADIUS_MASK | RMASS_MASK);
   const auto state = k_state.h_view;
   const auto touch = k_touch.h_view;
   const int *type = atom->type;
@@ -842,6 +849,39 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::return_fri
 }
 
 /* ----------------------------------------------------------------------
+   crossings between the execution space and the host
+------------------------------------------------------------------------- */
+
+// atom data to the host, counted once per force evaluation (the calls after the first one find
+// it current: host reads such as compute pair/local call single() for every contact). DualView's
+// own flags cannot count transfers: on a host backend both spaces are one memory.
+template <class DeviceType>
+void PairGranularExactKokkos<DeviceType>::sync_atoms_to_host(unsigned int mask)
+{
+  if ((mask & ~atoms_synced) != 0u) crossings.atom_syncs++;
+  atoms_synced |= mask;
+  atomKK->sync(Host, mask);
+}
+
+// the run's crossings, the largest count of any process, in the log
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::run_ended()
+{
+  const bigint mine[6] = {crossings.builds,     crossings.uploads,  crossings.at_builds,
+                          crossings.host_reads, crossings.friction, crossings.atom_syncs};
+  bigint most[6];
+  MPI_Allreduce(mine, most, 6, MPI_LMP_BIGINT, MPI_MAX, world);
+  if (comm->me == 0)
+    utils::logmesg(lmp,
+                   "Pair granular/exact/kk crossings in this run (the most of any process): {} "
+                   "neighbour builds; histories: {} copies to the execution space, {} to the "
+                   "host ({} at builds, the run's end and restart files, {} for host reads, {} "
+                   "to the friction fix); {} atom-data syncs to the host asked by this pair style "
+                   "(one a step at most)\n",
+                   most[0], most[1], most[2] + most[3] + most[4], most[2], most[3], most[4],
+                   most[5]);
+}
+
+/* ----------------------------------------------------------------------
    host code reading the histories: they come back from the execution space first
 ------------------------------------------------------------------------- */
 
@@ -850,14 +890,14 @@ double PairGranularExactKokkos<DeviceType>::single(int i, int j, int itype, int 
                                                    double factor_coul, double factor_lj,
                                                    double &fforce)
 {
-  download_history();
-  atomKK->sync(Host, X_MASK | V_MASK | OMEGA_MASK | TAG_MASK | RADIUS_MASK | RMASS_MASK);
+  download_history(READ_ON_HOST);
+  sync_atoms_to_host(X_MASK | V_MASK | OMEGA_MASK | TAG_MASK | RADIUS_MASK | RMASS_MASK);
   return PairGranularExact::single(i, j, itype, jtype, rsq, factor_coul, factor_lj, fforce);
 }
 
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::write_restart(FILE *fp)
 {
-  download_history();
+  download_history(READ_AT_BUILD);
   PairGranularExact::write_restart(fp);
 }
 

@@ -69,6 +69,8 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   // before it, and come from it after
   void work_before_build() override;
   void work_after_build() override;
+  // the run's crossings, said at its end (the store's post_run)
+  void run_ended() override;
 
   // the per-slot history blocks, in the execution space and mirrored on the host:
   // state(slot, k) the fixed part, count(slot) the Jaeger vertices held, items(slot, k) those
@@ -118,11 +120,28 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   bool warned_friction_solver = false;
   void say_where_friction_is_solved();
 
+  // What crossed between the execution space and the host in this run, per process (from the
+  // run's init to its end): a history crossing costs a pass over every slot, an atom-data sync
+  // a copy of per-atom arrays. Said by run_ended(), checked by the tests (a plain run copies
+  // histories to the host only around neighbour builds).
+  struct Crossings {
+    bigint builds = 0;          // neighbour builds (the store's post_neighbor, setup's included)
+    bigint uploads = 0;         // histories host store -> execution space
+    bigint at_builds = 0;       // histories -> host store: before a build, at the run's end, for
+                                // a restart file
+    bigint host_reads = 0;      // ... for host code reading them (single(): compute pair/local)
+    bigint friction = 0;        // slot states handed to the host friction fix
+    bigint atom_syncs = 0;      // atom data this style brought to the host (once per step)
+  } crossings;
+  unsigned int atoms_synced = 0u;    // the atom data synced to the host since the last step
+  enum HistoryReader { READ_AT_BUILD, READ_ON_HOST };
+  void sync_atoms_to_host(unsigned int mask);
+
   void check_laws_run_here() const;
   void repair_bin_size();
   void upload_laws();
   void upload_history();
-  void download_history();
+  void download_history(HistoryReader why);
   void flatten_list();
   void allocate_items(int slots);
   template <class F> void for_each_slot(F f) const;

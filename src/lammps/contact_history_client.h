@@ -30,6 +30,9 @@ class ContactHistoryClient {
   // at the end of each neighbour build, once the store has matched its contacts to the new
   // list: contacts whose law changed since they were stored are carried over to their new law
   virtual void contacts_matched() = 0;
+  // at the end of each run (the store's post_run, once its own end-of-run work is done): a
+  // client with something to say about the run says it here
+  virtual void run_ended() {}
 
  protected:
   ~ContactHistoryClient() = default;    // (not deleted through this interface)

@@ -397,6 +397,7 @@ void FixContactHistoryExact::min_post_neighbor()
 void FixContactHistoryExact::post_run()
 {
   pre_exchange();
+  if (client) client->run_ended();
 }
 
 // During a run (restart command) the neighbour list matches the atoms: refresh the blobs. Between

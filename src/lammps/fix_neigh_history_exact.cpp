@@ -54,6 +54,13 @@ void FixNeighHistoryExact::post_neighbor()
   }
 }
 
+// LAMMPS' store refreshes the partner arrays at the end of a run; the pair style is then told
+void FixNeighHistoryExact::post_run()
+{
+  FixNeighHistory::post_run();
+  if (client) client->run_ended();
+}
+
 // an atom just created: no partners (LAMMPS' store), its ID recorded (recorded_atom_id.h)
 void FixNeighHistoryExact::set_arrays(int i)
 {

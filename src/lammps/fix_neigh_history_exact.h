@@ -47,6 +47,7 @@ class FixNeighHistoryExact : public FixNeighHistory {
   void init() override;
   void pre_exchange() override;
   void post_neighbor() override;
+  void post_run() override;
   void set_arrays(int) override;
   // contacts with a stored state held by the owned atoms (between runs: since post_run())
   bigint entries_held() const;

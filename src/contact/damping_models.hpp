@@ -251,15 +251,24 @@ GE_INLINE double restitution_damping_force(double alpha, double mbar, double kn,
 // bshp: K_HZ Abar delta^{1/2} delta_dot (Poeschel & Schwager's F = K_HZ(delta^{3/2} +
 // A delta^{1/2} delta_dot)). [erratum] in [R]: (4/3) Ebar sqrt(Rbar Abar) printed; with A a
 // time only (4/3) Ebar sqrt(Rbar) Abar is a force. Equal to kk with eta = K_HZ Abar.
+// (the *_from_root forms take sqrt(delta) of an overlap delta > 0 from a caller that has it)
+GE_INLINE double bshp_damping_from_root(double K_HZ, double A, double sqrt_delta, double delta_dot)
+{
+  return (K_HZ * A) * sqrt_delta * delta_dot;
+}
 GE_INLINE double bshp_damping_force(double K_HZ, double A, double delta, double delta_dot)
 {
-  return delta > 0.0 ? (K_HZ * A) * std::sqrt(delta) * delta_dot : 0.0;
+  return delta > 0.0 ? bshp_damping_from_root(K_HZ, A, std::sqrt(delta), delta_dot) : 0.0;
 }
 
 // kk (Kuwabara & Kono): eta_n delta^{1/2} delta_dot.
+GE_INLINE double kk_damping_from_root(double eta_n, double sqrt_delta, double delta_dot)
+{
+  return eta_n * sqrt_delta * delta_dot;
+}
 GE_INLINE double kk_damping_force(double eta_n, double delta, double delta_dot)
 {
-  return delta > 0.0 ? eta_n * std::sqrt(delta) * delta_dot : 0.0;
+  return delta > 0.0 ? kk_damping_from_root(eta_n, std::sqrt(delta), delta_dot) : 0.0;
 }
 
 // tsuji (TTI): eta_n delta^{1/4} delta_dot, eta_n = alpha(e) sqrt(mbar K_HZ) per contact (en form)
@@ -269,9 +278,13 @@ GE_INLINE double tsuji_eta(double alpha, double mbar, double K_HZ)
 {
   return alpha * std::sqrt(mbar * K_HZ);
 }
+GE_INLINE double tsuji_damping_from_root(double eta_n, double sqrt_delta, double delta_dot)
+{
+  return eta_n * std::sqrt(sqrt_delta) * delta_dot;
+}
 GE_INLINE double tsuji_damping_force(double eta_n, double delta, double delta_dot)
 {
-  return delta > 0.0 ? eta_n * std::sqrt(std::sqrt(delta)) * delta_dot : 0.0;
+  return delta > 0.0 ? tsuji_damping_from_root(eta_n, std::sqrt(delta), delta_dot) : 0.0;
 }
 
 // What a dashpot needs to know of the contact.
@@ -302,16 +315,19 @@ GE_FORCE_INLINE double damping_force(const DampingParams &p, const DampingInput 
       return viscous_damping_force(p.eta * in.mbar, in.delta, in.delta_dot);
     case DAMPING_RESTITUTION:
       return restitution_damping_force(p.alpha, in.mbar, in.kn, in.delta, in.delta_dot);
-    // (bshp_, kk_ and tsuji_damping_force with the root of delta taken once: the same numbers)
+    // (the root of delta taken once, shared with the Hertz force: the same numbers)
     case DAMPING_BSHP:
       return in.delta > 0.0
-          ? (in.K_HZ * p.A) * damping_detail::sqrt_of_delta(in) * in.delta_dot : 0.0;
+          ? bshp_damping_from_root(in.K_HZ, p.A, damping_detail::sqrt_of_delta(in), in.delta_dot)
+          : 0.0;
     case DAMPING_KK:
-      return in.delta > 0.0 ? p.eta * damping_detail::sqrt_of_delta(in) * in.delta_dot : 0.0;
+      return in.delta > 0.0
+          ? kk_damping_from_root(p.eta, damping_detail::sqrt_of_delta(in), in.delta_dot)
+          : 0.0;
     case DAMPING_TSUJI:
       if (!(in.delta > 0.0)) return 0.0;
-      return (p.tsuji_from_e ? tsuji_eta(p.alpha, in.mbar, in.K_HZ) : p.eta) *
-          std::sqrt(damping_detail::sqrt_of_delta(in)) * in.delta_dot;
+      return tsuji_damping_from_root(p.tsuji_from_e ? tsuji_eta(p.alpha, in.mbar, in.K_HZ) : p.eta,
+                                     damping_detail::sqrt_of_delta(in), in.delta_dot);
   }
   return 0.0;
 }

@@ -128,9 +128,14 @@ GE_INLINE double hertz_constant(double Ebar, double Rbar)
   return (4.0 / 3.0) * Ebar * std::sqrt(Rbar);
 }
 
+// (from_root: with sqrt(delta) of an overlap delta > 0 that the caller keeps for its dashpot)
+GE_INLINE double hertz_force_from_root(double K_HZ, double delta, double sqrt_delta)
+{
+  return K_HZ * delta * sqrt_delta;
+}
 GE_INLINE double hertz_force(double K_HZ, double delta)
 {
-  return delta > 0.0 ? K_HZ * delta * std::sqrt(delta) : 0.0;
+  return delta > 0.0 ? hertz_force_from_root(K_HZ, delta, std::sqrt(delta)) : 0.0;
 }
 
 // Conversion to and from the half-overlap convention of jaeger.hpp: N = C_H delta_h^{3/2} with
@@ -352,7 +357,7 @@ GE_FORCE_INLINE NormalResult normal_elastic(const NormalParams &p, double delta,
       r.K_HZ = hertz_constant(p.Ebar, Rbar);
       if (delta > 0.0) {
         r.sqrt_overlap = std::sqrt(delta);
-        r.F_el = r.K_HZ * delta * r.sqrt_overlap;
+        r.F_el = hertz_force_from_root(r.K_HZ, delta, r.sqrt_overlap);
       }
       break;
     case NORMAL_HLS:

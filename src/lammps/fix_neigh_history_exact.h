@@ -50,15 +50,15 @@ class FixNeighHistoryExact : public FixNeighHistory {
   void post_run() override;
   void set_arrays(int) override;
   // contacts with a stored state held by the owned atoms (between runs: since post_run())
-  bigint entries_held() const;
+  virtual bigint entries_held() const;
   void write_restart(FILE *) override;
   void restart(char *) override;
   void unpack_restart(int, int) override;
 
   // between runs (the partner arrays are current): the contacts held, and contacts taken in
   // (their fixed values at most get_dnum(), the rest zero; items are not kept here)
-  void export_contacts(HeldContacts &out) const;
-  void adopt_contacts(const HeldContacts &in);
+  virtual void export_contacts(HeldContacts &out) const;
+  virtual void adopt_contacts(const HeldContacts &in);
   // the contacts of the restart file this store was handed, moved to `out` (false: none)
   bool take_restart_contacts(HeldContacts &out);
 

@@ -383,17 +383,28 @@ void PairGranularExact::warn_doubtful_setup()
     warn_large_overlaps(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue, fix_neigh->get_dnum()});
 }
 
-// (collective)
-void PairGranularExact::check_time_steps()
+// of the owned atoms: [lightest mass, smallest radius, -largest speed, -count] (negated: one
+// MPI_MIN reduces them all)
+void PairGranularExact::owned_atom_extremes(double local[4])
 {
-  // the lightest mass, smallest radius and largest speed of the atoms (one reduction for both
-  // time-step checks)
-  double local[4] = {INFINITY, INFINITY, 0.0, -double(atom->nlocal)};    // (negated: MPI_MIN)
+  local[0] = INFINITY;
+  local[1] = INFINITY;
+  local[2] = 0.0;
+  local[3] = -double(atom->nlocal);
   for (int i = 0; i < atom->nlocal; i++) {
     local[0] = std::fmin(local[0], atom->rmass[i]);
     local[1] = std::fmin(local[1], atom->radius[i]);
     local[2] = std::fmin(local[2], -ge::norm(ge::vec3(atom->v[i])));
   }
+}
+
+// (collective)
+void PairGranularExact::check_time_steps()
+{
+  // the lightest mass, smallest radius and largest speed of the atoms (one reduction for both
+  // time-step checks)
+  double local[4];
+  owned_atom_extremes(local);
   double all[4];
   MPI_Allreduce(local, all, 4, MPI_DOUBLE, MPI_MIN, world);
   if (!std::isfinite(all[0])) return;    // no atoms yet: at a later build
@@ -431,6 +442,11 @@ template <class Store> void PairGranularExact::warn_large_overlaps(Store store)
         largest = std::fmax(largest, overlap / std::fmin(radius[i], radius[j]));
     }
   }
+  say_largest_overlap(largest);
+}
+
+void PairGranularExact::say_largest_overlap(double largest) const
+{
   double all = 0.0;
   MPI_Allreduce(&largest, &all, 1, MPI_DOUBLE, MPI_MAX, world);
   if (all > 0.05 && comm->me == 0)
@@ -1384,15 +1400,23 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
     }
   }
   if (found < 0) return 0.0;
-  const double *stored = stored_state(i, found);
-  if (stored == nullptr) return 0.0;
+  single_from_state(i, j, itype, jtype, rsq, stored_state(i, found), fforce);
+  return 0.0;
+}
+
+void PairGranularExact::single_from_state(int i, int j, int itype, int jtype, double rsq,
+                                          const double *stored, double &fforce)
+{
+  if (stored == nullptr) return;
+  const double radsum = atom->radius[i] + atom->radius[j];
+  const bool apart = rsq >= radsum * radsum;
   const Law &lw = law[itype][jtype];
   // (a made JKR contact holds down to its break overlap)
   if (apart &&
       !ge::goes_on_apart(lw, radsum - std::sqrt(rsq),
                          ge::effective_radius(atom->radius[i], atom->radius[j]),
                          stored[ge::CS_NORMAL]))
-    return 0.0;
+    return;
   // the state is seen from p, the atom with the lower tag: evaluate the contact as (p, q), then
   // give the tangential force on i
   const bool i_is_p = atom->tag[i] < atom->tag[j];
@@ -1402,7 +1426,6 @@ double PairGranularExact::single(int i, int j, int itype, int jtype, double rsq,
   else single_linear(p, q, lw, stored, rsq, fforce);
   if (!i_is_p)
     for (int k = 6; k < 9; k++) svector[k] = -svector[k];
-  return 0.0;
 }
 
 // single() of a linear contact (p, q) from its state, without viscous terms (see above)

@@ -133,7 +133,11 @@ class PairGranularExact : public Pair,
   bool linear_time_step_checked = false, hertz_time_step_checked = false;
   void warn_doubtful_setup();
   void check_time_steps();
+  virtual void owned_atom_extremes(double local[4]);
   template <class Store> void warn_large_overlaps(Store store);
+  // the warning of warn_large_overlaps(), given this process's largest overlap / smaller radius
+  // of the contacts without a history (collective)
+  void say_largest_overlap(double largest) const;
   void warn_coarse_time_step(double lightest);
   void warn_coarse_hertz_time_step(double mass, double radius, double fastest);
 
@@ -144,6 +148,10 @@ class PairGranularExact : public Pair,
   int wanted_history_mode() const;
   class Fix *make_history_store(int mode, int width);
   void remove_history_store();
+  // the fix style of the neighbour store (a Kokkos variant may keep its own, which writes the
+  // same restart data), and whether the store made is the kind this run wants
+  virtual std::string neigh_store_style() const { return "NEIGH_HISTORY/EXACT"; }
+  virtual bool store_is_wanted_kind() const { return true; }
   bool take_restart_contacts(HeldContacts &held);
   void adopt_contacts(const HeldContacts &held);
   // The laws the stored contacts were made with (from the last run's setup, or from the
@@ -158,7 +166,15 @@ class PairGranularExact : public Pair,
   ge::ContactLaw law_in_use(int i, int j) const;    // law[i][j], or the mix init_one makes
   bool laws_changed() const;
   void record_laws_of_history();
-  void carry_contacts_to_their_laws(double *counts);
+  virtual void carry_contacts_to_their_laws(double *counts);
+  // one contact (i, j) of the neighbour store, its `nvalues` values (seen from the atom with the
+  // lower tag), carried to the law of its type pair; false: the contact ended (values zeroed)
+  bool carry_contact_to_its_law(int i, int j, double *values, int nvalues, double *counts);
+  double *law_change_count(int i, int j, double *counts, const Law *&from) const;
+  ge::ContactBodies law_change_bodies(int i, int j) const;
+  bool change_law(const Law *from, int i, int j, const ge::ContactBodies &b,
+                  const double *old_state, double *new_state, ge::JaegerHistory &history,
+                  double *count) const;
   void report_law_changes(const std::vector<double> &counts) const;
   void check_radii() const;
   void check_periodic_images() const;
@@ -207,6 +223,9 @@ class PairGranularExact : public Pair,
   int nmax_rigid;
   void update_body_masses();
   const double *stored_state(int i, int slot) const;
+  // single() of contact (i, j) with the state `stored` (nullptr: none)
+  void single_from_state(int i, int j, int itype, int jtype, double rsq, const double *stored,
+                         double &fforce);
   void single_jaeger(int p, int q, const Law &lw, const double *state, double rsq,
                      double &fforce);
   bool any_law(int tangential) const;

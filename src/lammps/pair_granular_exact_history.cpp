@@ -104,7 +104,7 @@ Fix *PairGranularExact::make_history_store(int mode, int width)
                id_history);
   const std::string cmd = mode == HISTORY_COMPACT
       ? fmt::format("{} all {} {} {}", id_history, store_style(mode), width, VERTEX_DOUBLES)
-      : fmt::format("{} all {} {}", id_history, store_style(mode), width);
+      : fmt::format("{} all {} {}", id_history, neigh_store_style(), width);
   Fix *fix = modify->replace_fix(id_history + "_DUMMY", cmd, 1);
   fix_neigh = nullptr;
   fix_compact = nullptr;
@@ -177,7 +177,7 @@ void PairGranularExact::create_history_fix()
                  id_history);
     const int mode = wanted_history_mode();
     const int width = laws_store_width(mode);
-    if (mode == history_mode && width <= store_width()) return;
+    if (mode == history_mode && width <= store_width() && store_is_wanted_kind()) return;
     // another store: the contacts go over as they are (carried to their laws at the setup)
     HeldContacts held;
     if (fix_compact) fix_compact->export_contacts(held);
@@ -285,81 +285,111 @@ void PairGranularExact::contacts_matched()
 
 void PairGranularExact::carry_contacts_to_their_laws(double *counts)
 {
-  const int nlocal = atom->nlocal, ntypes = atom->ntypes;
-  double **x = atom->x;
-  const double *radius = atom->radius;
-  const tagint *tag = atom->tag;
-  const int *type = atom->type;
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
     const int *jlist = list->firstneigh[i];
     for (int jj = 0; jj < list->numneigh[i]; jj++) {
       const int j = jlist[jj] & NEIGHMASK;
-      const bool held =
-          fix_compact ? fix_compact->firstrecord[i][jj] >= 0 : fix_neigh->firstflag[i][jj] != 0;
-      if (!held) continue;
-      const int ti = MIN(type[i], type[j]), tj = MAX(type[i], type[j]);
-      double *count = counts + (ti * (ntypes + 1) + tj) * LC_COUNTS;
-      const double weight = (force->newton_pair || j < nlocal) ? 1.0 : 0.5;
-      count[LC_HELD] += weight;
-      const bool known = laws_of_history.has(ti, tj);
-      const Law &to = law[ti][tj];
-      if (known && ge::state_kind(laws_of_history.law(ti, tj)) == ge::state_kind(to)) {
-        count[LC_KEPT] += weight;
+      if (!fix_compact) {
+        if (!fix_neigh->firstflag[i][jj]) continue;
+        const int dnum = fix_neigh->get_dnum();
+        if (!carry_contact_to_its_law(i, j, &fix_neigh->firstvalue[i][dnum * jj], dnum, counts))
+          fix_neigh->firstflag[i][jj] = 0;
         continue;
       }
-      // the state as stored, seen from p, the atom with the lower tag
-      const bool i_is_p = tag[i] < tag[j];
-      const int p = i_is_p ? i : j, q = i_is_p ? j : i;
-      const Vec3 dx = ge::vec3(x[p]) - ge::vec3(x[q]);
-      ge::ContactBodies b = bodies_of(p, q, dx, ge::dot(dx, dx), to, false);
-      b.rbar = ge::effective_radius(radius[p], radius[q]);
-      b.mbar = catalogue_mass(p, q);
+      bigint *slot = &fix_compact->firstrecord[i][jj];
+      if (*slot < 0) continue;
+      const Law *from = nullptr;
+      double *count = law_change_count(i, j, counts, from);
+      if (count == nullptr) continue;
+      ge::ContactBodies b = law_change_bodies(i, j);
       double old_state[STATE_ROOM] = {0.0}, new_state[STATE_ROOM] = {0.0};
-      ge::JaegerVertex one_vertex[1];
-      ge::JaegerHistory history{one_vertex, 0, 1};
-      bigint *slot = nullptr;
-      double *values = nullptr;
-      if (fix_compact) {
-        slot = &fix_compact->firstrecord[i][jj];
-        // (room for the vertex of a contact pressed for a Jaeger law)
-        fix_compact->reserve(*slot, MAX(1, fix_compact->count(*slot)));
-        for (int k = 0; k < fix_compact->nfixed; k++) old_state[k] = fix_compact->state(*slot)[k];
-        history = {reinterpret_cast<ge::JaegerVertex *>(fix_compact->items(*slot)),
-                   fix_compact->count(*slot), fix_compact->room(*slot)};
-      } else {
-        values = &fix_neigh->firstvalue[i][fix_neigh->get_dnum() * jj];
-        for (int k = 0; k < fix_neigh->get_dnum(); k++) old_state[k] = values[k];
-      }
-      ge::LawChangeResult r;
-      if (known) {
-        ge::change_contact_law(laws_of_history.law(ti, tj), to, b, old_state, new_state, history,
-                               r);
-      } else {
-        r.contact_lost = true;
-        count[LC_DROPPED] += weight;
-      }
-      count[LC_CONVERTED] += known ? weight : 0.0;
-      count[LC_BASE_KEPT] += r.base_kept ? weight : 0.0;
-      count[LC_FORCE_CARRIED] += r.force_carried ? weight : 0.0;
-      count[LC_CAPPED] += r.capped ? weight : 0.0;
-      count[LC_FORCE_LOST] += r.force_lost ? weight : 0.0;
-      count[LC_MOMENTS_KEPT] += r.moments_kept ? weight : 0.0;
-      count[LC_MOMENTS_LOST] += r.moments_lost ? weight : 0.0;
-      count[LC_CONTACT_LOST] += (known && r.contact_lost) ? weight : 0.0;
-      if (fix_compact) {
-        if (r.contact_lost) fix_compact->release(*slot);
-        else
-          *slot = fix_compact->place_header(fix_compact->first_item(*slot), history.count,
-                                            fix_compact->room(*slot), new_state);
-      } else if (r.contact_lost) {
-        fix_neigh->firstflag[i][jj] = 0;
-        for (int k = 0; k < fix_neigh->get_dnum(); k++) values[k] = 0.0;
-      } else {
-        for (int k = 0; k < fix_neigh->get_dnum(); k++) values[k] = new_state[k];
-      }
+      // (room for the vertex of a contact pressed for a Jaeger law)
+      fix_compact->reserve(*slot, MAX(1, fix_compact->count(*slot)));
+      for (int k = 0; k < fix_compact->nfixed; k++) old_state[k] = fix_compact->state(*slot)[k];
+      ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(fix_compact->items(*slot)),
+                                fix_compact->count(*slot), fix_compact->room(*slot)};
+      const bool lost = change_law(from, i, j, b, old_state, new_state, history, count);
+      if (lost) fix_compact->release(*slot);
+      else
+        *slot = fix_compact->place_header(fix_compact->first_item(*slot), history.count,
+                                          fix_compact->room(*slot), new_state);
     }
   }
+}
+
+bool PairGranularExact::carry_contact_to_its_law(int i, int j, double *values, int nvalues,
+                                                 double *counts)
+{
+  const Law *from = nullptr;
+  double *count = law_change_count(i, j, counts, from);
+  if (count == nullptr) return true;
+  const ge::ContactBodies b = law_change_bodies(i, j);
+  double old_state[STATE_ROOM] = {0.0}, new_state[STATE_ROOM] = {0.0};
+  for (int k = 0; k < nvalues; k++) old_state[k] = values[k];
+  ge::JaegerVertex one_vertex[1];
+  ge::JaegerHistory history{one_vertex, 0, 1};
+  const bool lost = change_law(from, i, j, b, old_state, new_state, history, count);
+  for (int k = 0; k < nvalues; k++) values[k] = lost ? 0.0 : new_state[k];
+  return !lost;
+}
+
+// the counts of the type pair of the held contact (i, j), its weight counted as held; nullptr
+// where its law keeps the same kind of state (kept as it is: counted so). `from`: the law that
+// made it, nullptr where unknown.
+double *PairGranularExact::law_change_count(int i, int j, double *counts, const Law *&from) const
+{
+  const int ntypes = atom->ntypes;
+  const int *type = atom->type;
+  const int ti = MIN(type[i], type[j]), tj = MAX(type[i], type[j]);
+  double *count = counts + (ti * (ntypes + 1) + tj) * LC_COUNTS;
+  const double weight = (force->newton_pair || j < atom->nlocal) ? 1.0 : 0.5;
+  count[LC_HELD] += weight;
+  from = laws_of_history.has(ti, tj) ? &laws_of_history.law(ti, tj) : nullptr;
+  if (from && ge::state_kind(*from) == ge::state_kind(law[ti][tj])) {
+    count[LC_KEPT] += weight;
+    return nullptr;
+  }
+  return count;
+}
+
+// the bodies of contact (i, j) as its state sees them: from p, the atom with the lower tag
+ge::ContactBodies PairGranularExact::law_change_bodies(int i, int j) const
+{
+  const bool i_is_p = atom->tag[i] < atom->tag[j];
+  const int p = i_is_p ? i : j, q = i_is_p ? j : i;
+  const Vec3 dx = ge::vec3(atom->x[p]) - ge::vec3(atom->x[q]);
+  const Law &to = law[atom->type[i]][atom->type[j]];
+  ge::ContactBodies b = bodies_of(p, q, dx, ge::dot(dx, dx), to, false);
+  b.rbar = ge::effective_radius(atom->radius[p], atom->radius[q]);
+  b.mbar = catalogue_mass(p, q);
+  return b;
+}
+
+// the state of contact (i, j) made by `from` (nullptr: unknown) carried to its type pair's
+// law, counted; true where the contact is lost
+bool PairGranularExact::change_law(const Law *from, int i, int j, const ge::ContactBodies &b,
+                                   const double *old_state, double *new_state,
+                                   ge::JaegerHistory &history, double *count) const
+{
+  const double weight = (force->newton_pair || j < atom->nlocal) ? 1.0 : 0.5;
+  const Law &to = law[atom->type[i]][atom->type[j]];
+  ge::LawChangeResult r;
+  if (from) {
+    ge::change_contact_law(*from, to, b, old_state, new_state, history, r);
+  } else {
+    r.contact_lost = true;
+    count[LC_DROPPED] += weight;
+  }
+  count[LC_CONVERTED] += from ? weight : 0.0;
+  count[LC_BASE_KEPT] += r.base_kept ? weight : 0.0;
+  count[LC_FORCE_CARRIED] += r.force_carried ? weight : 0.0;
+  count[LC_CAPPED] += r.capped ? weight : 0.0;
+  count[LC_FORCE_LOST] += r.force_lost ? weight : 0.0;
+  count[LC_MOMENTS_KEPT] += r.moments_kept ? weight : 0.0;
+  count[LC_MOMENTS_LOST] += r.moments_lost ? weight : 0.0;
+  count[LC_CONTACT_LOST] += (from && r.contact_lost) ? weight : 0.0;
+  return r.contact_lost;
 }
 
 // one warning per type pair whose contacts changed law (collective counts, said by process 0)

@@ -1040,3 +1040,231 @@ TEST(DeckKokkos, AtomSortingOnEqualsOff)
                                (p + ": /kk sort on vs host sort on").c_str());
   }
 }
+
+/* ----------------------------------------------------------------------
+   The neighbour list and the histories in the execution space (newton off, the neighbour store:
+   FixNeighHistoryExactKokkos). The list is LAMMPS' Kokkos list, whose neighbours come in
+   another order than the host list's: the forces are summed in another order, so these runs
+   equal the host style to round-off (the tolerance of /kk against it), not bit for bit.
+------------------------------------------------------------------------- */
+
+namespace {
+const char *const kInSpace =
+    "Pair granular/exact/kk: the neighbour list and the contact histories stay in the execution "
+    "space";
+const char *const kOnHost = "Pair granular/exact/kk: the neighbour list is built on the host";
+// the families of the neighbour store without `tangential coulomb`
+const char *const kInSpaceFamilies[] = {"classic",        "refined",      "catalogue_yade",
+                                        "catalogue_hertz", "refined_yade", "jkr_yade"};
+// the Kokkos exchange and atom sort in the execution space (on a host backend LAMMPS runs them
+// on the host unless told)
+const char *const kDeviceComm = " -pk kokkos newton off comm device sort device";
+}    // namespace
+
+// Every family of the neighbour store runs with its list and histories in the execution space,
+// at 1 and 2 threads, as the host style does (its pair/local outputs, read by single() from the
+// slots, included); the others say why they stay on the host.
+TEST(DeckKokkos, NewtonOffKeepsListAndHistoriesInTheExecutionSpace)
+{
+  GE_NEEDS_KOKKOS();
+  for (const char *name : kInSpaceFamilies) {
+    const Family f = family(name);
+    SCOPED_TRACE(f.name);
+    const std::string p = std::string("in_space_") + f.name;
+    const packing::State host = run(f, 200, "", p + "_host");
+    ASSERT_GT(host.pairs.size(), 1000u);
+    for (const char *how : {kKokkos1, kKokkos2}) {
+      const std::string out = p + (how == kKokkos1 ? "_kkt1" : "_kkt2");
+      const packing::State kk = run(f, 200, how, out, 1, "off");
+      packing::expect_same_state(host, kk, 1e-10, (out + ": /kk newton off vs host").c_str());
+      const std::string log = deck::read_text(out + ".log");
+      EXPECT_NE(log.find(kInSpace), std::string::npos) << out;
+      EXPECT_EQ(log.find(kOnHost), std::string::npos) << out;
+    }
+  }
+  // (`tangential coulomb` needs newton on, which keeps the histories on the host too)
+  for (const char *name : {"refined_compact", "jaeger_capacity16"}) {
+    const Family f = family(name);
+    const std::string out = std::string("in_space_refused_") + f.name;
+    run(f, 1, kKokkos1, out, 1, "off");
+    const std::string log = deck::read_text(out + ".log");
+    EXPECT_NE(log.find(kOnHost), std::string::npos) << out;
+    EXPECT_EQ(log.find(kInSpace), std::string::npos) << out;
+  }
+  const std::string out = "in_space_refused_newton_on";
+  run(family("refined"), 1, kKokkos1, out, 1, "on");
+  EXPECT_NE(deck::read_text(out + ".log").find(std::string(kOnHost) +
+                                               " and the contact histories are kept there "
+                                               "between neighbour builds (newton on"),
+            std::string::npos);
+}
+
+// The histories migrate with their atoms between processes, through LAMMPS' Kokkos exchange in
+// the execution space and through its host exchange, and are sorted with them on the device: 2
+// and 3 ranks, newton off, equal the serial host run.
+TEST(DeckKokkos, HistoriesInTheExecutionSpaceMigrateAndSortWithTheirAtoms)
+{
+  GE_NEEDS_KOKKOS();
+  for (const char *name : {"refined", "catalogue_yade", "jkr_yade"}) {
+    const Family f = family(name);
+    SCOPED_TRACE(f.name);
+    const int steps = 300;
+    const std::string p = std::string("in_space_mpi_") + f.name;
+    const packing::State host = run(f, steps, "", p + "_host");
+    for (int ranks : {2, 3}) {
+      for (const char *comm : {"", kDeviceComm}) {
+        const std::string out = p + "_np" + std::to_string(ranks) + (*comm ? "_device" : "_host");
+        int moved = 0;
+        const packing::State kk =
+            run(f, steps, std::string(kKokkos1) + comm, out, ranks, "off", &moved);
+        std::printf("  %s: %d atoms changed process\n", out.c_str(), moved);
+        EXPECT_GT(moved, 10);
+        packing::expect_same_state(host, kk, 1e-10, (out + ": /kk vs serial host").c_str());
+        const std::string log = deck::read_text(out + ".log");
+        EXPECT_NE(log.find(kInSpace), std::string::npos) << out;
+        // (LAMMPS says when a fix sends its exchange or sort back to the host)
+        if (*comm) {
+          EXPECT_EQ(log.find("not compatible with sending data in Kokkos communication"),
+                    std::string::npos) << out;
+          EXPECT_EQ(log.find("not compatible with Kokkos sorting on device"), std::string::npos)
+              << out;
+        }
+      }
+    }
+  }
+}
+
+// A restart written by the store in the execution space continues under the host style, and
+// one written by the host style continues in the execution space, as the uninterrupted run
+TEST(DeckKokkos, RestartsCrossBetweenTheHostAndTheStoreInTheExecutionSpace)
+{
+  GE_NEEDS_KOKKOS();
+  for (const char *name : {"refined", "catalogue_yade"}) {
+    const Family f = family(name);
+    SCOPED_TRACE(f.name);
+    const std::string p = std::string("in_space_restart_") + f.name;
+    const int n = 150;
+    const std::string start = "variable packing_dir index " + packing::kDecks + "\ninclude " +
+        packing::kPacking + "\nrun " + std::to_string(n) + "\n";
+    const std::string finish = "run 0 post no\ninclude " + packing::kWriteState + "\n";
+    const std::string vars = packing_vars(f, n, "off");
+    run_deck(p + "_split", start + "run " + std::to_string(n) + "\n" + finish,
+             vars + " -var out " + p + "_split");
+    for (const char *writer : {"host", "kk"}) {
+      const bool kk_writes = std::string(writer) == "kk";
+      const std::string file = p + "_" + writer + ".restart";
+      const std::string wlog = run_deck(p + "_write_" + writer, start + "write_restart " + file +
+                                            "\n",
+                                        vars + (kk_writes ? kKokkos1 : ""));
+      const std::string rlog = run_deck(
+          p + "_read_" + writer,
+          packing::restarted_packing(file) + "run " + std::to_string(n) + "\n" + finish,
+          // (LAMMPS keeps its newton setting over a restart file's: KOKKOS' default on a host
+          // backend is on)
+          std::string("-var out ") + p + "_from_" + writer +
+              (kk_writes ? "" : std::string(kKokkos1) + " -pk kokkos newton off"));
+      EXPECT_NE((kk_writes ? wlog : rlog).find(kInSpace), std::string::npos);
+      packing::expect_same_state(
+          packing::read_state(p + "_split"), packing::read_state(p + "_from_" + writer), 1e-10,
+          (p + (kk_writes ? ": restart of the store in the execution space, continued by the "
+                            "host style"
+                          : ": host restart continued in the execution space"))
+              .c_str());
+    }
+  }
+}
+
+// In the execution space nothing crosses on a plain run: the histories never go to the host
+// (builds, the run's end, between builds), nor atom data; compute pair/local reads the slots on
+// the host once per output step
+TEST(DeckKokkos, NothingCrossesWhereHistoriesStayInTheExecutionSpace)
+{
+  GE_NEEDS_KOKKOS();
+  const Family f = family("refined");
+  const std::string log = run_deck("in_space_crossings", "variable packing_dir index " +
+                                       packing::kDecks + "\ninclude " + packing::kPacking + R"(
+neighbor 0.03 bin
+run 300
+dump local all local 100 in_space_crossings.pairs c_contacts[1]
+run 200
+)",
+                                   " " + packing_vars(f, 0, "off") + kKokkos1);
+  long n = 0;
+  const std::vector<long> plain = crossings_of_run(log, 0, &n);
+  ASSERT_EQ(plain.size(), 7u) << log;
+  EXPECT_GE(n, 3) << "the packing should rebuild its list several times";
+  EXPECT_EQ(plain[0], n + 1) << "builds: the setup's and the run's";
+  EXPECT_EQ(plain[1], 0) << "no copy to the execution space";
+  EXPECT_EQ(plain[2], 0) << "no copy to the host";
+  EXPECT_EQ(plain[6], 0) << "no atom data to the host";
+  const std::vector<long> dumped = crossings_of_run(log, 1, &n);
+  ASSERT_EQ(dumped.size(), 7u) << log;
+  EXPECT_EQ(dumped[1], 0);
+  EXPECT_EQ(dumped[4], 3) << "compute pair/local at steps 300, 400 and 500";
+}
+
+// A law change between runs is carried over in the execution space's slots as the host style
+// carries its contacts; so is a change that needs the other store (to Jaeger's compact one) and
+// back
+TEST(DeckKokkos, LawChangesInTheExecutionSpaceEqualTheHostStyle)
+{
+  GE_NEEDS_KOKKOS();
+  const struct {
+    const char *name, *before, *after;
+  } changes[] = {
+      {"refined_to_walton_braun", "hooke 2000 tangential refined 1600 0.4",
+       "hooke 2000 tangential walton_braun 1600 0.4"},
+      {"classic_to_jaeger", "hooke 2000 tangential classic 1600 0.4",
+       "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16"},
+      {"jaeger_to_refined_yade", "hertz 2e4 0.3 tangential jaeger 0.5 capacity 16",
+       "hooke 2000 tangential refined 1600 0.4 rolling yade kr 0.05 eta 0.3"},
+  };
+  for (const auto &c : changes) {
+    SCOPED_TRACE(c.name);
+    const std::string deck = "variable packing_dir index " + packing::kDecks + "\ninclude " +
+        packing::kPacking + "\npair_style granular/exact\nrun 100\npair_coeff * * " + c.after +
+        "\nrun 100\nrun 0 post no\ninclude " + packing::kWriteState + "\n";
+    const std::string vars = std::string("-var newton off -var nsteps 100 -var contact \"") +
+        c.before + "\" -var history neigh";
+    const std::string host = std::string("in_space_law_change_host_") + c.name;
+    const std::string kk = std::string("in_space_law_change_kk_") + c.name;
+    run_deck(host, deck, vars + " -var out " + host);
+    const std::string log_kk = run_deck(kk, deck, vars + kKokkos1 + " -var out " + kk);
+    // (a Jaeger law's compact store stays when the law changes: LawChange tests the stores)
+    if (std::string(c.before).find("jaeger") == std::string::npos)
+      EXPECT_NE(log_kk.find(kInSpace), std::string::npos);
+    EXPECT_NE(log_kk.find("while"), std::string::npos) << "the law change's warning";
+    packing::expect_same_state(packing::read_state(host), packing::read_state(kk), 1e-10,
+                               (std::string(c.name) + ": /kk vs host").c_str());
+  }
+}
+
+// The renumbering guard holds in the execution space, where the store there keeps the atom IDs
+// (they travel with the atoms; a fix property/atom would send every exchange through the host):
+// deleting an atom with 'compress yes' between runs renumbers the others and stops while contacts
+// are held; 'compress no' keeps the IDs and goes on. A far sphere (ID 1, deleted) and two touching.
+TEST(DeckKokkos, RenumberedAtomsAreRejectedInTheExecutionSpace)
+{
+  GE_NEEDS_KOKKOS();
+  const std::string spheres = std::string(deck::kEmptyGranularBox) +
+      "newton off on\ncreate_atoms 1 single 3.5 3.5 3.5\ncreate_atoms 1 single 1 1 1\n"
+      "create_atoms 1 single 1.9 1 1\nset group all diameter 1.0\nset group all density 1.0\n"
+      "group far id 1\nfix integrate all nve/sphere\npair_style granular/exact history neigh\n"
+      "pair_coeff * * hooke 1000 tangential classic 800 0.5\nrun 5\n";
+  for (const char *deleted : {"compress_yes", "compress_no"}) {
+    SCOPED_TRACE(deleted);
+    const std::string name = std::string("in_space_renumbered_") + deleted;
+    const std::string words = std::string(deleted) == "compress_yes" ? "compress yes" : "compress no";
+    int rc = 0;
+    const std::string log =
+        run_deck(name, spheres + "delete_atoms group far " + words + "\nrun 5\n", kKokkos1, &rc);
+    EXPECT_NE(log.find(kInSpace), std::string::npos) << log;
+    EXPECT_EQ(log.find("property/atom"), std::string::npos) << "no fix property/atom: " << log;
+    if (words == "compress yes") {
+      EXPECT_NE(rc, 0);
+      EXPECT_NE(log.find("atom IDs were changed since the last run"), std::string::npos) << log;
+    } else {
+      EXPECT_EQ(rc, 0) << log;
+    }
+  }
+}

@@ -5,6 +5,7 @@
 
 #include "granular_exact_kokkos_styles.h"
 
+#include "fix_neigh_history_exact_kokkos.h"
 #include "lammpsplugin.h"
 #include "pair_granular_exact_kokkos.h"
 #include "version.h"
@@ -16,6 +17,11 @@ namespace {
 template <class DeviceType> Pair *granular_exact_kokkos_creator(LAMMPS *lmp)
 {
   return new PairGranularExactKokkos<DeviceType>(lmp);
+}
+
+Fix *neigh_history_exact_kokkos_creator(LAMMPS *lmp, int argc, char **argv)
+{
+  return new FixNeighHistoryExactKokkos(lmp, argc, argv);
 }
 
 }    // namespace
@@ -38,5 +44,12 @@ void ge_register_kokkos_styles(void *lmp, void *handle, void *regfunc)
   }
   plugin.name = "granular/exact/kk/host";
   plugin.creator.v1 = (lammpsplugin_factory1 *) &granular_exact_kokkos_creator<LMPHostType>;
+  (*register_plugin)(&plugin, lmp);
+
+  // internal: the history store in the execution space that granular/exact/kk makes
+  plugin.style = "fix";
+  plugin.name = "NEIGH_HISTORY/EXACT/KK";
+  plugin.info = "GRANULAR-EXACT per-contact history in the Kokkos execution space (internal)";
+  plugin.creator.v2 = (lammpsplugin_factory2 *) &neigh_history_exact_kokkos_creator;
   (*register_plugin)(&plugin, lmp);
 }

@@ -15,7 +15,8 @@
 #include "kokkos.h"
 #include "memory_kokkos.h"
 #include "modify.h"
-#include "neigh_list.h"
+#include "neigh_list_kokkos.h"
+#include "neigh_request.h"
 #include "neighbor.h"
 #include "update.h"
 #include "utils.h"
@@ -344,13 +345,147 @@ template <class DeviceType> PairGranularExactKokkos<DeviceType>::~PairGranularEx
 
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::init_style()
 {
+  choose_where_histories_live();    // (before the host style's init makes the store)
   PairGranularExact::init_style();
   laws_current = false;    // (the mixed laws are made by init_one(), after this)
-  device_current = false;
+  // (the slots in the execution space are the store's current ones unless it was made anew:
+  // a run with 'pre no' goes on with them)
+  if (!in_space || slots_store != fix_neigh) device_current = false;
+  if (in_space) {
+    auto *store = dynamic_cast<FixNeighHistoryExactKokkos *>(fix_neigh);
+    if (store == nullptr)
+      error->all(FLERR, "Pair granular/exact/kk: its history store in the execution space is "
+                        "missing");
+    store->slots_client = this;
+    take_record_into_store();
+  }
+  auto request = neighbor->find_request(this);
+  request->set_kokkos_device(in_space ? 1 : 0);
+  request->set_kokkos_host(0);
   crossings = Crossings();    // (counted per run)
   repair_bin_size();
   attach_friction_offload();
   say_where_friction_is_solved();
+}
+
+/* ----------------------------------------------------------------------
+   Where the neighbour list and the histories live this run. In the execution space wherever
+   the store in the execution space covers the run (FixNeighHistoryExactKokkos): Kokkos' default
+   execution space (granular/exact/kk, /kk/device), newton off (a pair with a ghost is then
+   listed, and its history kept, on both processes), and the laws of the neighbour store but
+   `tangential coulomb` (its friction fix reads the host store). Else the host list and the
+   host store, as before. Said in the log when it changes.
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::choose_where_histories_live()
+{
+  bool coulomb = false;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      coulomb = coulomb || (setflag[i][j] && ge::is_coulomb(law[i][j])) ||
+          (!setflag[i][j] && setflag[i][i] && setflag[j][j] &&
+           (ge::is_coulomb(law[i][i]) || ge::is_coulomb(law[j][j])));
+  if (!std::is_same<DeviceType, LMPDeviceType>::value)
+    kept_on_host = "granular/exact/kk/host runs in the host space of a GPU build";
+  else if (force->newton_pair)
+    kept_on_host = "newton on: give 'newton off' (the default of KOKKOS on a GPU)";
+  else if (wanted_history_mode() != HISTORY_NEIGH)
+    kept_on_host = any_law(TANGENTIAL_JAEGER)
+        ? "'tangential jaeger' keeps its records in the compact store"
+        : "'history compact' was asked for";
+  else if (coulomb)
+    kept_on_host = "the friction fix of 'tangential coulomb' reads the host store";
+  else
+    kept_on_host.clear();
+  in_space = kept_on_host.empty();
+  const std::string where = in_space
+      ? std::string("the neighbour list and the contact histories stay in the execution space")
+      : "the neighbour list is built on the host and the contact histories are kept there "
+        "between neighbour builds (" + kept_on_host + ")";
+  if (where != said_where && comm->me == 0)
+    utils::logmesg(lmp, "Pair granular/exact/kk: {}\n", where);
+  said_where = where;
+}
+
+/* ----------------------------------------------------------------------
+   the renumbering guard's record of atom IDs, in the execution space with the store there
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+FixNeighHistoryExactKokkos *PairGranularExactKokkos<DeviceType>::store_in_space() const
+{
+  return dynamic_cast<FixNeighHistoryExactKokkos *>(static_cast<Fix *>(fix_neigh));
+}
+
+template <class DeviceType> double *PairGranularExactKokkos<DeviceType>::recorded_ids()
+{
+  if (!saved_record.empty()) return saved_record.data();
+  FixNeighHistoryExactKokkos *store = store_in_space();
+  if (store && store->record_valid) return store->recorded_ids_on_host();
+  return PairGranularExact::recorded_ids();
+}
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::recorded_ids_changed()
+{
+  FixNeighHistoryExactKokkos *store = store_in_space();
+  if (saved_record.empty() && store && store->record_valid) store->recorded_ids_changed();
+}
+
+// a store in the execution space that goes keeps its record here until the next one takes it
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::remove_history_store()
+{
+  FixNeighHistoryExactKokkos *store = store_in_space();
+  if (store && store->record_valid) {
+    const double *record = store->recorded_ids_on_host();
+    saved_record.assign(record, record + atom->nlocal);
+    saved_record.resize(MAX(atom->nlocal, 1), 0.0);    // (never empty while it holds one)
+  }
+  PairGranularExact::remove_history_store();
+}
+
+// back on the host after a run in the execution space: the record goes into a fix property/atom
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::create_atom_id_fix()
+{
+  if (in_space || saved_record.empty()) {
+    PairGranularExact::create_atom_id_fix();
+    return;
+  }
+  atom_ids_made = false;
+  PairGranularExact::create_atom_id_fix();
+  double *was = recorded_atom_ids(atom);
+  for (int i = 0; i < atom->nlocal; i++) was[i] = saved_record[i];
+  saved_record.clear();
+  atom_ids_recorded = true;
+}
+
+// after the host style's init (its check of the record done): the store in the execution space
+// takes the record, from a store it replaced or from the fix property/atom, which goes
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::take_record_into_store()
+{
+  FixNeighHistoryExactKokkos *store = store_in_space();
+  if (!store->record_valid) {
+    const double *from = saved_record.empty() ? recorded_atom_ids(atom) : saved_record.data();
+    double *to = store->recorded_ids_on_host();
+    for (int i = 0; i < atom->nlocal; i++)
+      to[i] = from ? from[i] : static_cast<double>(atom->tag[i]);
+    store->recorded_ids_changed();
+    store->record_valid = true;
+  }
+  saved_record.clear();
+  if (modify->get_fix_by_id(id_atom_ids)) modify->delete_fix(id_atom_ids);
+}
+
+template <class DeviceType>
+std::string PairGranularExactKokkos<DeviceType>::neigh_store_style() const
+{
+  return in_space ? "NEIGH_HISTORY/EXACT/KK" : PairGranularExact::neigh_store_style();
+}
+
+template <class DeviceType> bool PairGranularExactKokkos<DeviceType>::store_is_wanted_kind() const
+{
+  const bool store_in_space = dynamic_cast<const FixNeighHistoryExactKokkos *>(
+                                  static_cast<const Fix *>(fix_neigh)) != nullptr;
+  return fix_compact != nullptr || store_in_space == in_space;
 }
 
 /* ----------------------------------------------------------------------
@@ -602,7 +737,8 @@ template <class DeviceType>
 void PairGranularExactKokkos<DeviceType>::download_history(HistoryReader why)
 {
   return_friction_states();
-  if (host_current || !device_current) return;
+  // (in the execution space the store is there too: it writes its restart data itself)
+  if (in_space || host_current || !device_current) return;
   (why == READ_AT_BUILD ? crossings.at_builds : crossings.host_reads)++;
   for_each_history_view([](auto &view) { view.template sync<LMPHostType>(); });
   auto state = k_state.h_view;
@@ -641,15 +777,282 @@ void PairGranularExactKokkos<DeviceType>::download_history(HistoryReader why)
 
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::work_before_build()
 {
-  download_history(READ_AT_BUILD);
-  PairGranularExact::work_before_build();
+  if (!in_space) {
+    download_history(READ_AT_BUILD);
+    PairGranularExact::work_before_build();
+    return;
+  }
+  listed_before_valid = work_tracked && any_linear_law();
+  if (listed_before_valid) listed_work_in_space(listed_before);
 }
 
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::work_after_build()
 {
-  PairGranularExact::work_after_build();
   crossings.builds++;
-  device_current = false;    // a new list: the slots are filled at the next force evaluation
+  if (!in_space) {
+    PairGranularExact::work_after_build();
+    device_current = false;    // a new list: the slots are filled at the next force evaluation
+    return;
+  }
+  // (the store has filled the slots of the new list)
+  device_current = true;
+  slots_store = fix_neigh;
+  host_slots_current = false;
+  if (!listed_before_valid) return;
+  listed_before_valid = false;
+  double after[2];
+  listed_work_in_space(after);
+  ended[0] += listed_before[0] - after[0];
+  ended[1] += listed_before[1] - after[1];
+}
+
+/* ----------------------------------------------------------------------
+   the slots in the execution space, for the store there (FixNeighHistoryExactKokkos)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> HistorySlots PairGranularExactKokkos<DeviceType>::history_slots()
+{
+  HistorySlots slots;
+  if constexpr (std::is_same<DeviceType, LMPDeviceType>::value) {
+    for (auto *view : {&k_ilist, &k_offset, &k_neigh, &k_touch}) view->template sync<DeviceType>();
+    k_state.template sync<DeviceType>();
+    slots.ilist = k_ilist.template view<DeviceType>();
+    slots.offset = k_offset.template view<DeviceType>();
+    slots.neigh = k_neigh.template view<DeviceType>();
+    slots.touch = k_touch.template view<DeviceType>();
+    slots.state = k_state.template view<DeviceType>();
+    slots.inum = device_current ? list->inum : 0;    // (no slots before the first build)
+  }
+  return slots;
+}
+
+// The list just built (a Kokkos list in the execution space), flattened into slots: the first
+// slot of each list atom by a prefix sum of the neighbour counts, then every neighbour in its
+// slot. Their states are the store's to fill.
+template <class DeviceType> HistorySlots PairGranularExactKokkos<DeviceType>::slots_of_new_list()
+{
+  HistorySlots slots;
+  if constexpr (std::is_same<DeviceType, LMPDeviceType>::value) {
+    auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
+    const int inum = list->inum;
+    const auto list_atoms = k_list->d_ilist;
+    const auto numneigh = k_list->d_numneigh;
+    const auto neighbors = k_list->d_neighbors;
+    if ((int) k_ilist.extent(0) < inum + 1) {
+      k_ilist = dual_int("granular/exact/kk:ilist", inum + inum / 4 + 16);
+      k_offset = dual_int("granular/exact/kk:offset", inum + inum / 4 + 16);
+    }
+    const auto ilist = k_ilist.template view<DeviceType>();
+    const auto offset = k_offset.template view<DeviceType>();
+    int total = 0;
+    Kokkos::parallel_scan(
+        "granular/exact/kk:slots", Kokkos::RangePolicy<DeviceType>(0, inum),
+        KOKKOS_LAMBDA(const int ii, int &sum, const bool final) {
+          const int i = list_atoms(ii);
+          if (final) {
+            ilist(ii) = i;
+            offset(ii) = sum;
+          }
+          sum += numneigh(i);
+        },
+        total);
+    Kokkos::deep_copy(Kokkos::subview(offset, inum), total);
+    nslots = total;
+    if ((int) k_neigh.extent(0) < nslots || (int) k_items.extent(1) != MAX(nitems, 1)) {
+      const int room = nslots + nslots / 4 + 16;
+      k_neigh = dual_int("granular/exact/kk:neigh", room);
+      k_touch = dual_int("granular/exact/kk:touch", room);
+      k_count = dual_int("granular/exact/kk:count", room);
+      k_state = dual_state("granular/exact/kk:state", room, STATE);
+      allocate_items(nitems > 0 ? room : 1);
+    }
+    const auto neigh = k_neigh.template view<DeviceType>();
+    Kokkos::parallel_for(
+        "granular/exact/kk:slots", Kokkos::RangePolicy<DeviceType>(0, inum),
+        KOKKOS_LAMBDA(const int ii) {
+          const int i = list_atoms(ii);
+          for (int jj = 0; jj < numneigh(i); jj++) neigh(offset(ii) + jj) = neighbors(i, jj);
+        });
+    for (auto *view : {&k_ilist, &k_offset, &k_neigh, &k_touch}) view->template modify<DeviceType>();
+    k_state.template modify<DeviceType>();
+    slots.ilist = ilist;
+    slots.offset = offset;
+    slots.neigh = neigh;
+    slots.touch = k_touch.template view<DeviceType>();
+    slots.state = k_state.template view<DeviceType>();
+    slots.inum = inum;
+  }
+  return slots;
+}
+
+/* ----------------------------------------------------------------------
+   what the host style does with its list and store, over the slots in the execution space
+------------------------------------------------------------------------- */
+
+// the work the listed contacts hold (PairGranularExact::listed_work())
+template <class DeviceType>
+void PairGranularExactKokkos<DeviceType>::listed_work_in_space(double sums[2])
+{
+  if (!laws_current) upload_laws();
+  const auto ilist = k_ilist.template view<DeviceType>();
+  const auto offset = k_offset.template view<DeviceType>();
+  const auto neigh = k_neigh.template view<DeviceType>();
+  const auto touch = k_touch.template view<DeviceType>();
+  const auto state = k_state.template view<DeviceType>();
+  const auto law_view = k_law.template view<DeviceType>();
+  const auto type = atomKK->k_type.template view<DeviceType>();
+  atomKK->sync(execution_space, TYPE_MASK);
+  const int nlocal = atom->nlocal, newton = force->newton_pair;
+  double work = 0.0, dissipated = 0.0;
+  Kokkos::parallel_reduce(
+      "granular/exact/kk:listed work", Kokkos::RangePolicy<DeviceType>(0, device_current ? list->inum : 0),
+      KOKKOS_LAMBDA(const int ii, double &w, double &d) {
+        const int i = ilist(ii);
+        for (int slot = offset(ii); slot < offset(ii + 1); slot++) {
+          const int j = neigh(slot) & NEIGHMASK;
+          if (!touch(slot) || !ge::is_linear(law_view(type(i), type(j)))) continue;
+          const double weight = (newton || j < nlocal) ? 1.0 : 0.5;
+          w += weight * state(slot, ge::H_WORK_T);
+          d += weight * (state(slot, ge::H_DISS_T) + state(slot, ge::H_DISS_DAMP));
+        }
+      },
+      work, dissipated);
+  sums[0] = work;
+  sums[1] = dissipated;
+}
+
+// the largest overlap / smaller radius of the listed contacts without a history
+// (PairGranularExact::warn_large_overlaps())
+template <class DeviceType>
+double PairGranularExactKokkos<DeviceType>::largest_new_overlap_in_space() const
+{
+  const auto ilist = k_ilist.template view<DeviceType>();
+  const auto offset = k_offset.template view<DeviceType>();
+  const auto neigh = k_neigh.template view<DeviceType>();
+  const auto touch = k_touch.template view<DeviceType>();
+  const auto x = atomKK->k_x.template view<DeviceType>();
+  const auto radius = atomKK->k_radius.template view<DeviceType>();
+  double largest = 0.0;
+  Kokkos::parallel_reduce(
+      "granular/exact/kk:largest overlap", Kokkos::RangePolicy<DeviceType>(0, list->inum),
+      KOKKOS_LAMBDA(const int ii, double &most) {
+        const int i = ilist(ii);
+        for (int slot = offset(ii); slot < offset(ii + 1); slot++) {
+          if (touch(slot)) continue;
+          const int j = neigh(slot) & NEIGHMASK;
+          const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
+          const double overlap = radius(i) + radius(j) - sqrt(dx * dx + dy * dy + dz * dz);
+          const double smaller = radius(i) < radius(j) ? radius(i) : radius(j);
+          if (overlap > 0.0 && overlap / smaller > most) most = overlap / smaller;
+        }
+      },
+      Kokkos::Max<double>(largest));
+  return largest;
+}
+
+// PairGranularExact::owned_atom_extremes() in the execution space (the time-step checks, at
+// builds until they have run)
+template <class DeviceType>
+void PairGranularExactKokkos<DeviceType>::owned_atom_extremes(double local[4])
+{
+  if (!in_space) {
+    // (the host store is no Kokkos fix: LAMMPS has brought all atom data to the host for it)
+    atomKK->sync(Host, V_MASK | RMASS_MASK | RADIUS_MASK);
+    PairGranularExact::owned_atom_extremes(local);
+    return;
+  }
+  atomKK->sync(execution_space, V_MASK | RMASS_MASK | RADIUS_MASK);
+  const auto v = atomKK->k_v.template view<DeviceType>();
+  const auto rmass = atomKK->k_rmass.template view<DeviceType>();
+  const auto radius = atomKK->k_radius.template view<DeviceType>();
+  double lightest = INFINITY, smallest = INFINITY, fastest = 0.0;
+  Kokkos::parallel_reduce(
+      "granular/exact/kk:atom extremes", Kokkos::RangePolicy<DeviceType>(0, atom->nlocal),
+      KOKKOS_LAMBDA(const int i, double &m, double &r, double &s) {
+        m = rmass(i) < m ? rmass(i) : m;
+        r = radius(i) < r ? radius(i) : r;
+        const double speed = sqrt(v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2));
+        s = speed > s ? speed : s;
+      },
+      Kokkos::Min<double>(lightest), Kokkos::Min<double>(smallest), Kokkos::Max<double>(fastest));
+  // (no atoms: infinite, as the host style's; Kokkos' identity is the largest double)
+  local[0] = atom->nlocal > 0 ? lightest : INFINITY;
+  local[1] = atom->nlocal > 0 ? smallest : INFINITY;
+  local[2] = -fastest;
+  local[3] = -double(atom->nlocal);
+}
+
+// the contacts whose law changed, carried over on the host (once, at a run's first build)
+template <class DeviceType>
+void PairGranularExactKokkos<DeviceType>::carry_contacts_to_their_laws(double *counts)
+{
+  if (!in_space) {
+    PairGranularExact::carry_contacts_to_their_laws(counts);
+    return;
+  }
+  sync_atoms_to_host(X_MASK | V_MASK | OMEGA_MASK | TAG_MASK | TYPE_MASK | MASK_MASK |
+                     RADIUS_MASK | RMASS_MASK);
+  copy_slots_to_host();
+  const auto ilist = k_ilist.h_view;
+  const auto offset = k_offset.h_view;
+  const auto neigh = k_neigh.h_view;
+  auto touch = k_touch.h_view;
+  auto state = k_state.h_view;
+  double values[STATE];
+  for (int ii = 0; ii < list->inum; ii++)
+    for (int slot = offset(ii); slot < offset(ii + 1); slot++) {
+      if (!touch(slot)) continue;
+      for (int k = 0; k < nstate; k++) values[k] = state(slot, k);
+      if (!carry_contact_to_its_law(ilist(ii), neigh(slot) & NEIGHMASK, values, nstate, counts))
+        touch(slot) = 0;
+      for (int k = 0; k < nstate; k++) state(slot, k) = values[k];
+    }
+  k_touch.modify_host();
+  k_state.modify_host();
+  k_touch.template sync<DeviceType>();
+  k_state.template sync<DeviceType>();
+}
+
+// the slots on the host, with each list atom's row (once per force evaluation: host reads)
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::copy_slots_to_host()
+{
+  if (host_slots_current) return;
+  crossings.host_reads++;
+  for (auto *view : {&k_ilist, &k_offset, &k_neigh, &k_touch}) view->sync_host();
+  k_state.sync_host();
+  row_of_atom.assign(atom->nlocal + atom->nghost, -1);
+  for (int ii = 0; ii < list->inum; ii++) row_of_atom[k_ilist.h_view(ii)] = ii;
+  host_slots_current = true;
+}
+
+// the slot of the listed pair (i, j), in the row of either atom; -1: not listed
+template <class DeviceType> int PairGranularExactKokkos<DeviceType>::slot_of_pair(int i, int j) const
+{
+  for (const auto &[a, b] : {std::make_pair(i, j), std::make_pair(j, i)}) {
+    const int ii = a < (int) row_of_atom.size() ? row_of_atom[a] : -1;
+    if (ii < 0) continue;
+    for (int slot = k_offset.h_view(ii); slot < k_offset.h_view(ii + 1); slot++)
+      if ((k_neigh.h_view(slot) & NEIGHMASK) == b) return slot;
+  }
+  return -1;
+}
+
+// PairGranularExact::single() with the slot's state
+template <class DeviceType>
+double PairGranularExactKokkos<DeviceType>::single_in_space(int i, int j, int itype, int jtype,
+                                                            double rsq, double &fforce)
+{
+  for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
+  fforce = 0.0;
+  const double radsum = atom->radius[i] + atom->radius[j];
+  if (rsq >= radsum * radsum && !ge::holds_apart(law[itype][jtype])) return 0.0;
+  copy_slots_to_host();
+  const int slot = slot_of_pair(i, j);
+  if (slot < 0 || !k_touch.h_view(slot)) return 0.0;
+  double stored[STATE];
+  for (int k = 0; k < nstate; k++) stored[k] = k_state.h_view(slot, k);
+  single_from_state(i, j, itype, jtype, rsq, stored, fforce);
+  return 0.0;
 }
 
 /* ----------------------------------------------------------------------
@@ -741,14 +1144,22 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::compute(in
     update_body_masses();
     execution_space = space;
   }
-  if (!advance) {
+  if (!advance && in_space) {
+    atomKK->sync(execution_space, X_MASK | RADIUS_MASK);
+    say_largest_overlap(largest_new_overlap_in_space());
+  } else if (!advance) {
     sync_atoms_to_host(X_MASK | V_MASK | RADIUS_MASK | RMASS_MASK);
     warn_doubtful_setup();
   }
   if (advance) note_untracked_step();
   if (!laws_current) upload_laws();
   return_friction_states();
+  if (!device_current && in_space)
+    error->all(FLERR, "Pair granular/exact/kk: its history store was made anew since the last "
+                      "neighbour build (a change of laws or store between runs): give 'run N pre "
+                      "yes' (the default)");
   if (!device_current) upload_history();
+  host_slots_current = false;
 
   atomKK->sync(execution_space, datamask_read);
   atomKK->modified(execution_space, datamask_modify);
@@ -890,8 +1301,9 @@ double PairGranularExactKokkos<DeviceType>::single(int i, int j, int itype, int 
                                                    double factor_coul, double factor_lj,
                                                    double &fforce)
 {
-  download_history(READ_ON_HOST);
   sync_atoms_to_host(X_MASK | V_MASK | OMEGA_MASK | TAG_MASK | RADIUS_MASK | RMASS_MASK);
+  if (in_space) return single_in_space(i, j, itype, jtype, rsq, fforce);
+  download_history(READ_ON_HOST);
   return PairGranularExact::single(i, j, itype, jtype, rsq, factor_coul, factor_lj, fforce);
 }
 

@@ -44,6 +44,7 @@ PairStyle(granular/exact/kk/host,PairGranularExactKokkos<LMPHostType>);
 #define GE_PAIR_GRANULAR_EXACT_KOKKOS_H
 
 #include "coulomb_friction_offload.h"
+#include "fix_neigh_history_exact_kokkos.h"
 #include "kokkos_type.h"
 #include "pair_granular_exact.h"
 
@@ -52,7 +53,8 @@ PairStyle(granular/exact/kk/host,PairGranularExactKokkos<LMPHostType>);
 
 namespace LAMMPS_NS {
 
-template <class DeviceType> class PairGranularExactKokkos : public PairGranularExact {
+template <class DeviceType>
+class PairGranularExactKokkos : public PairGranularExact, public HistorySlotsClient {
  public:
   typedef DeviceType device_type;
   typedef ArrayTypes<DeviceType> AT;
@@ -71,6 +73,14 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   void work_after_build() override;
   // the run's crossings, said at its end (the store's post_run)
   void run_ended() override;
+
+  // the store in the execution space (FixNeighHistoryExactKokkos) reads and fills the slots
+  HistorySlots history_slots() override;
+  HistorySlots slots_of_new_list() override;
+  // (public: they launch Kokkos lambdas, which CUDA allows only in public member functions)
+  void listed_work_in_space(double sums[2]);
+  double largest_new_overlap_in_space() const;
+  void owned_atom_extremes(double local[4]) override;
 
   // the per-slot history blocks, in the execution space and mirrored on the host:
   // state(slot, k) the fixed part, count(slot) the Jaeger vertices held, items(slot, k) those
@@ -136,6 +146,37 @@ template <class DeviceType> class PairGranularExactKokkos : public PairGranularE
   unsigned int atoms_synced = 0u;    // the atom data synced to the host since the last step
   enum HistoryReader { READ_AT_BUILD, READ_ON_HOST };
   void sync_atoms_to_host(unsigned int mask);
+
+  // Where the neighbour list and the histories live this run (chosen at each run's init): in
+  // the execution space (a Kokkos list, FixNeighHistoryExactKokkos), or the host list and the
+  // host store, the slots filled from it after each build and handed back before the next one.
+  bool in_space = false;
+  std::string kept_on_host;    // why not in the execution space ("" where they are)
+  std::string said_where;      // what the log said last
+  const Fix *slots_store = nullptr;    // the store the slots were last filled from
+  void choose_where_histories_live();
+  // The atom IDs of the renumbering guard (PairGranularExact::check_atom_ids()): in the
+  // execution space they are kept by the store there (its record), which the pair style fills
+  // from the fix property/atom and deletes that fix; where the store there is made anew, its
+  // record goes over in saved_record (per owned atom, on the host), to the new store or back to
+  // a fix property/atom
+  std::vector<double> saved_record;
+  FixNeighHistoryExactKokkos *store_in_space() const;
+  double *recorded_ids() override;
+  void recorded_ids_changed() override;
+  void remove_history_store() override;
+  void create_atom_id_fix() override;
+  void take_record_into_store();
+  std::string neigh_store_style() const override;
+  bool store_is_wanted_kind() const override;
+  void carry_contacts_to_their_laws(double *counts) override;
+  // host reads of the slots in the execution space (single()): a host copy per force
+  // evaluation, with each list atom's row
+  bool host_slots_current = false;
+  std::vector<int> row_of_atom;
+  void copy_slots_to_host();
+  int slot_of_pair(int i, int j) const;
+  double single_in_space(int i, int j, int itype, int jtype, double rsq, double &fforce);
 
   void check_laws_run_here() const;
   void repair_bin_size();

@@ -913,7 +913,7 @@ void PairGranularExact::create_atom_id_fix()
   // per-atom vector, which goes with the fix (unfix, or a fix of the input defined with the
   // reserved ID, which replaces it).
   const Fix *existing = modify->get_fix_by_id(id_atom_ids);
-  if (atom_ids_made && recorded_atom_ids(atom) == nullptr) {
+  if (atom_ids_made && recorded_ids() == nullptr) {
     if (existing)
       error->all(FLERR,
                  "Pair granular/exact: the fix ID {} is reserved for the atom IDs of its "
@@ -947,7 +947,7 @@ void PairGranularExact::create_atom_id_fix()
 
 void PairGranularExact::check_atom_ids()
 {
-  double *was = recorded_atom_ids(atom);
+  double *was = recorded_ids();
   if (was == nullptr) return;
   const tagint *tag = atom->tag;
   const tagint renumbered = an_atom_where(
@@ -969,6 +969,7 @@ void PairGranularExact::check_atom_ids()
                "and its pair_coeff again to go on without histories",
                renumbered);
   for (int i = 0; i < atom->nlocal; i++) was[i] = static_cast<double>(tag[i]);
+  recorded_ids_changed();
 }
 
 /* ----------------------------------------------------------------------

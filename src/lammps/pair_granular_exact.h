@@ -17,6 +17,8 @@
 
 #include "contact/contact_law.hpp"
 
+#include "recorded_atom_id.h"
+
 #include <string>
 
 namespace LAMMPS_NS {
@@ -147,7 +149,7 @@ class PairGranularExact : public Pair,
   void create_history_fix();
   int wanted_history_mode() const;
   class Fix *make_history_store(int mode, int width);
-  void remove_history_store();
+  virtual void remove_history_store();
   // the fix style of the neighbour store (a Kokkos variant may keep its own, which writes the
   // same restart data), and whether the store made is the kind this run wants
   virtual std::string neigh_store_style() const { return "NEIGH_HISTORY/EXACT"; }
@@ -185,8 +187,12 @@ class PairGranularExact : public Pair,
   std::string id_atom_ids;
   bool atom_ids_recorded = false;    // the fix existed before this setup (not made just now)
   bool atom_ids_made = false;        // this pair style made the fix
-  void create_atom_id_fix();
+  virtual void create_atom_id_fix();
   void check_atom_ids();
+  // where the recorded IDs are (nullptr: nowhere yet), and that check_atom_ids() rewrote them: a
+  // Kokkos variant may keep them in its store in the execution space
+  virtual double *recorded_ids() { return recorded_atom_ids(atom); }
+  virtual void recorded_ids_changed() {}
   double listed_before[2];    // work_before_build(): [tangential work, dissipation]
   bool listed_before_valid = false;
   static void add_contact_work(const Law &lw, const double *history, double weight,

@@ -2,8 +2,9 @@
 # The Kokkos styles on bench/in.bench_kokkos: granular/exact/kk (classic, refined, a catalogue law
 # with Yade moments, Jaeger capacity 16) against LAMMPS' gran/hooke/history/kk on the same deck
 # and the same Kokkos device, and the host styles on one core. Prints ms/step, contact-steps per
-# second and the ratio to LAMMPS' Hooke with history in the same set-up; medians of interleaved
-# repeats.
+# second and the ratio to LAMMPS' Hooke with history in the same set-up, and the time outside the
+# force loop (LAMMPS' Neigh + Comm + Modify sections: the list, the exchanges, the history
+# store) with its ratio to Hooke's; medians of interleaved repeats.
 #
 # Usage: bench/run_kokkos.sh [build dir (default build-kokkos-openmp)] [steps (default 500)]
 #                            [repeats (default 3)] [Kokkos set-ups (default "t 1" "t 2")]
@@ -31,7 +32,7 @@ scale=${BENCH_SCALE:-1}
 configs=()
 [ "${BENCH_HOST:-1}" = 0 ] || configs=("host")
 for s in "${setups[@]}"; do configs+=("kk ${s}"); done
-declare -A times contacts
+declare -A times contacts pair_times other_times
 for r in $(seq 1 "$repeats"); do
   for c in "${configs[@]}"; do
     args=() threads=1
@@ -47,6 +48,10 @@ for r in $(seq 1 "$repeats"); do
         -var law "$law" -var nsteps "$nsteps" -var scale "$scale" -var binsize "$binsize")
       t=$(awk '/^TIMED$/ {on=1} on && /^Loop time of/ {t+=$4} END {print t}' "$log")
       times[$key]+="$t "
+      # the timed runs' Pair section, and what is not the force loop: Neigh + Comm + Modify
+      read -r p o < <(awk '/^TIMED$/ {on=1} on && /^(Pair|Neigh|Comm|Modify) +\|/ {s[$1]+=$3}
+                           END {print s["Pair"]+0, s["Neigh"]+s["Comm"]+s["Modify"]}' "$log")
+      pair_times[$key]+="$p " other_times[$key]+="$o "
       contacts[$key]=$(awk '/^BENCH contacts/ {print $3}' "$log")
       echo "  repeat $r  $c  $law: loop time $t s" >&2
     done
@@ -57,12 +62,16 @@ source "$root/bench/median.sh"
 echo "bench/in.bench_kokkos: $((20384 * scale * scale)) spheres (scale $scale), $nsteps steps, median of $repeats interleaved repeats, 1 process"
 for c in "${configs[@]}"; do
   base=$(echo "${times[$c|hooke_history]}" | median)
+  other_base=$(echo "${other_times[$c|hooke_history]}" | median)
   echo "  ${c/kk/-k on}${c:+}:"
   for law in "${laws[@]}"; do
     m=$(echo "${times[$c|$law]}" | median)
-    printf "    %-14s %8.3f ms/step  %9.3g contact-steps/s  ratio to gran/hooke/history %.2f\n" "$law" \
+    mp=$(echo "${pair_times[$c|$law]}" | median) mo=$(echo "${other_times[$c|$law]}" | median)
+    printf "    %-14s %8.3f ms/step  %9.3g contact-steps/s  ratio to gran/hooke/history %.2f   pair %.3f  neigh+comm+modify %.3f ms/step (ratio %.2f)\n" "$law" \
       "$(echo "$m $nsteps" | awk '{print 1000*$1/$2}')" \
       "$(echo "${contacts[$c|$law]} $nsteps $m" | awk '{print $1*$2/$3}')" \
-      "$(echo "$m $base" | awk '{print $1/$2}')"
+      "$(echo "$m $base" | awk '{print $1/$2}')" \
+      "$(echo "$mp $nsteps" | awk '{print 1000*$1/$2}')" "$(echo "$mo $nsteps" | awk '{print 1000*$1/$2}')" \
+      "$(echo "$mo $other_base" | awk '{print ($2 > 0) ? $1/$2 : 0}')"
   done
 done

@@ -13,6 +13,8 @@
 #   BENCH_SCALE  the packing is BENCH_SCALE^2 times wider (default 1: 20,384 spheres; 4: 326,144
 #                spheres, about a million contacts, a size that fills a GPU)
 #   BENCH_HOST   0: leave out the host styles' runs (one core; slow at a large BENCH_SCALE)
+#   BENCH_SKIN   the neighbour skin (default 0.2: one build in the timed steps of the packing;
+#                0.02: a build every few steps, where the list, exchanges and history stores cost)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$(cd "$root" && cd "${1:-build-kokkos-openmp}" && pwd)
@@ -45,7 +47,7 @@ for r in $(seq 1 "$repeats"); do
       log="$work/log.${key//[ |]/_}.$r"
       # (OpenMP's thread count as Kokkos': with OMP_NUM_THREADS=1 two Kokkos threads ran slower)
       (cd "$root/bench" && OMP_NUM_THREADS=$threads "$lmp" -nocite -screen none -log "$log" "${args[@]}" -in in.bench_kokkos \
-        -var law "$law" -var nsteps "$nsteps" -var scale "$scale" -var binsize "$binsize")
+        -var law "$law" -var nsteps "$nsteps" -var scale "$scale" -var binsize "$binsize" -var skin "${BENCH_SKIN:-0.2}")
       t=$(awk '/^TIMED$/ {on=1} on && /^Loop time of/ {t+=$4} END {print t}' "$log")
       times[$key]+="$t "
       # the timed runs' Pair section, and what is not the force loop: Neigh + Comm + Modify

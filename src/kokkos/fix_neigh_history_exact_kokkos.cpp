@@ -26,8 +26,9 @@ typedef Kokkos::View<double *, LMPDeviceType, Kokkos::MemoryTraits<Kokkos::Unman
 
 // A partner for `atom`: the contact in `slot`, its state copied verbatim (the canonical
 // orientation). Counts beyond the room are still counted: the store grows to them and tries
-// again.
-struct StoreSlotsAsPartners {
+// again. ATOMIC: threads share atoms (on one thread a plain count: the atomic additions were
+// most of this kernel's time on one host core).
+template <bool ATOMIC> struct StoreSlotsAsPartners {
   HistorySlots slots;
   Kokkos::View<const tagint *, LMPDeviceType> tag;
   Kokkos::View<int *, LMPDeviceType> npartner;
@@ -37,7 +38,9 @@ struct StoreSlotsAsPartners {
 
   KOKKOS_INLINE_FUNCTION void keep(int atom, tagint other, int slot) const
   {
-    const int m = Kokkos::atomic_fetch_add(&npartner(atom), 1);
+    int m;
+    if constexpr (ATOMIC) m = Kokkos::atomic_fetch_add(&npartner(atom), 1);
+    else m = npartner(atom)++;
     if (m >= room) return;
     partner(atom, m) = other;
     for (int k = 0; k < dnum; k++) values(atom, dnum * m + k) = slots.state(slot, k);
@@ -297,9 +300,16 @@ void FixNeighHistoryExactKokkos::pre_exchange()
 
 void FixNeighHistoryExactKokkos::store_slots_as_partners(const HistorySlots &slots)
 {
+  if (LMPDeviceType::execution_space().concurrency() > 1) store_slots_as_partners<true>(slots);
+  else store_slots_as_partners<false>(slots);
+}
+
+template <bool ATOMIC>
+void FixNeighHistoryExactKokkos::store_slots_as_partners(const HistorySlots &slots)
+{
   atomKK->sync(Device, TAG_MASK);
   sync_device();
-  StoreSlotsAsPartners f;
+  StoreSlotsAsPartners<ATOMIC> f;
   f.slots = slots;
   f.tag = atomKK->k_tag.view<LMPDeviceType>();
   f.nlocal = atom->nlocal;

@@ -118,6 +118,7 @@ class FixNeighHistoryExactKokkos : public FixNeighHistoryExact, public KokkosBas
   void resize_partners(int most);
   void update_maxexchange();
   void store_slots_as_partners(const HistorySlots &slots);
+  template <bool ATOMIC> void store_slots_as_partners(const HistorySlots &slots);
   void fill_slots_from_partners(const HistorySlots &slots);
 };
 

@@ -762,7 +762,7 @@ void PairGranularExact::update_body_masses()
 
 double PairGranularExact::body_mass(int i) const
 {
-  return (fix_rigid && mass_rigid && mass_rigid[i] > 0.0) ? mass_rigid[i] : atom->rmass[i];
+  return own_body_mass(i);
 }
 
 int PairGranularExact::pack_forward_comm(int n, int *list, double *buf, int /*pbc_flag*/,

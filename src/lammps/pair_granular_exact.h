@@ -216,7 +216,8 @@ class PairGranularExact : public Pair,
   template <class Store> void compute_contacts_of_kind(Store store, bool advance, double *tally);
   void jaeger_contact(int i, int j, bigint &slot, const Law &lw, bool advance, double weight,
                       double *tally);
-  double catalogue_mass(int i, int j) const;
+  double catalogue_mass(int i, int j) const;    // (pair_granular_exact_bodies.h)
+  double own_body_mass(int i) const;
   // single() of contact (p, q), p the atom with the lower tag: svector with the tangential force
   // on p
   void single_linear(int p, int q, const Law &lw, const double *state, double rsq,

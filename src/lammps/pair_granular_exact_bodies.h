@@ -25,6 +25,23 @@ namespace LAMMPS_NS {
    reads them.
 ------------------------------------------------------------------------- */
 
+// the mass of atom i's body: its rigid clump's (fix rigid), else its own
+inline double PairGranularExact::own_body_mass(int i) const
+{
+  return (fix_rigid && mass_rigid && mass_rigid[i] > 0.0) ? mass_rigid[i] : atom->rmass[i];
+}
+
+// effective mass of the two bodies; a frozen particle (fix freeze) counts as immovable
+// (notes: Catalogue conventions). Inline: the catalogue's force loop asks for it at every
+// contact (as calls, with the virtual body_mass(), 4.6 % of the loop's profile).
+inline double PairGranularExact::catalogue_mass(int i, int j) const
+{
+  const int *mask = atom->mask;
+  if (freeze_group_bit && (mask[i] & freeze_group_bit)) return own_body_mass(j);
+  if (freeze_group_bit && (mask[j] & freeze_group_bit)) return own_body_mass(i);
+  return ge::effective_mass(own_body_mass(i), own_body_mass(j));
+}
+
 // 1/I of atom i for the Yade dashpots' exact step: the sphere's own 1/(2/5 m R^2), 0 for a
 // frozen atom (fix freeze: it does not turn, as in catalogue_mass). A sphere of a rigid clump
 // also gives its own: the clump's inertia tensor holds the sphere's, so the sphere's 1/I bounds

@@ -24,16 +24,6 @@ using ge::Vec3;
 static_assert(int(ge::CATALOGUE_STATE_SIZE) <= int(ge::LINEAR_HISTORY_SIZE),
               "a catalogue contact's state must fit in the history of a neighbour slot");
 
-// effective mass of the two bodies; a frozen particle (fix freeze) counts as immovable
-// (notes: Catalogue conventions)
-double PairGranularExact::catalogue_mass(int i, int j) const
-{
-  const int *mask = atom->mask;
-  if (freeze_group_bit && (mask[i] & freeze_group_bit)) return body_mass(j);
-  if (freeze_group_bit && (mask[j] & freeze_group_bit)) return body_mass(i);
-  return ge::effective_mass(body_mass(i), body_mass(j));
-}
-
 /* ----------------------------------------------------------------------
    a touching `tangential coulomb` contact to the friction fix: its cap normal force F_n^c in
    the contact's state (also at run setup: the fix solves then too) and the contact (normal

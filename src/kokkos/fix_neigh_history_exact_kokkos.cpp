@@ -477,18 +477,26 @@ void FixNeighHistoryExactKokkos::unpack_exchange_kokkos(DAT::tdual_xfloat_2d &k_
   modified_device();
 }
 
-int FixNeighHistoryExactKokkos::pack_exchange(int i, double *buf)
+// atom i's partners from the host copies: their count, then each partner's ID and values; the
+// doubles written
+int FixNeighHistoryExactKokkos::pack_partners(int i, double *buf) const
 {
   sync_host();
   const int n = k_npartner.h_view(i);
   int m = 0;
-  buf[m++] = k_recorded.h_view(i);
   buf[m++] = n;
   for (int p = 0; p < n; p++) {
     buf[m++] = ubuf(k_partner.h_view(i, p)).d;
     for (int k = 0; k < dnum; k++) buf[m++] = k_values.h_view(i, dnum * p + k);
   }
   return m;
+}
+
+int FixNeighHistoryExactKokkos::pack_exchange(int i, double *buf)
+{
+  sync_host();
+  buf[0] = k_recorded.h_view(i);
+  return 1 + pack_partners(i, buf + 1);
 }
 
 int FixNeighHistoryExactKokkos::unpack_exchange(int nlocal, double *buf)
@@ -513,14 +521,7 @@ int FixNeighHistoryExactKokkos::unpack_exchange(int nlocal, double *buf)
 
 int FixNeighHistoryExactKokkos::pack_restart(int i, double *buf)
 {
-  sync_host();
-  const int n = k_npartner.h_view(i);
-  int m = 1;
-  buf[m++] = n;
-  for (int p = 0; p < n; p++) {
-    buf[m++] = ubuf(k_partner.h_view(i, p)).d;
-    for (int k = 0; k < dnum; k++) buf[m++] = k_values.h_view(i, dnum * p + k);
-  }
+  const int m = 1 + pack_partners(i, buf + 1);
   buf[0] = m;    // (the record's length first, as every fix's per-atom restart record)
   return m;
 }

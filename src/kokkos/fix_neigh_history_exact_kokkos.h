@@ -112,6 +112,7 @@ class FixNeighHistoryExactKokkos : public FixNeighHistoryExact, public KokkosBas
   mutable dual_partner k_partner;
   mutable dual_values k_values;
   void sync_host() const;
+  int pack_partners(int i, double *buf) const;
   void modified_host();
   void sync_device();
   void modified_device();

@@ -641,24 +641,33 @@ void PairGranularExactKokkos<DeviceType>::for_each_history_view(F f)
    the neighbour list of the last build, flattened into slots
 ------------------------------------------------------------------------- */
 
+// room for the list's `inum` atoms (their rows' first slots: inum + 1), and for `nslots` slots
+// (their contents are the next fill's)
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::size_list_views(int inum)
+{
+  if ((int) k_ilist.extent(0) >= inum + 1) return;
+  k_ilist = dual_int("granular/exact/kk:ilist", inum + inum / 4 + 16);
+  k_offset = dual_int("granular/exact/kk:offset", inum + inum / 4 + 16);
+}
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::size_slot_views()
+{
+  if ((int) k_neigh.extent(0) >= nslots && (int) k_items.extent(1) == MAX(nitems, 1)) return;
+  const int room = nslots + nslots / 4 + 16;
+  k_neigh = dual_int("granular/exact/kk:neigh", room);
+  k_touch = dual_int("granular/exact/kk:touch", room);
+  k_count = dual_int("granular/exact/kk:count", room);
+  k_state = dual_state("granular/exact/kk:state", room, STATE);
+  allocate_items(nitems > 0 ? room : 1);
+}
+
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::flatten_list()
 {
   const int inum = list->inum;
+  size_list_views(inum);
   nslots = 0;
   for (int ii = 0; ii < inum; ii++) nslots += list->numneigh[list->ilist[ii]];
-  if ((int) k_ilist.extent(0) < inum + 1) {
-    k_ilist = dual_int("granular/exact/kk:ilist", inum + 1);
-    k_offset = dual_int("granular/exact/kk:offset", inum + 1);
-  }
-  if ((int) k_neigh.extent(0) < nslots ||
-      (int) k_items.extent(1) != MAX(nitems, 1)) {
-    const int room = nslots + nslots / 4 + 16;
-    k_neigh = dual_int("granular/exact/kk:neigh", room);
-    k_touch = dual_int("granular/exact/kk:touch", room);
-    k_count = dual_int("granular/exact/kk:count", room);
-    k_state = dual_state("granular/exact/kk:state", room, STATE);
-    allocate_items(nitems > 0 ? room : 1);
-  }
+  size_slot_views();
   auto ilist = k_ilist.h_view;
   auto offset = k_offset.h_view;
   auto neigh = k_neigh.h_view;
@@ -777,33 +786,28 @@ void PairGranularExactKokkos<DeviceType>::download_history(HistoryReader why)
 
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::work_before_build()
 {
-  if (!in_space) {
-    download_history(READ_AT_BUILD);
-    PairGranularExact::work_before_build();
-    return;
-  }
-  listed_before_valid = work_tracked && any_linear_law();
-  if (listed_before_valid) listed_work_in_space(listed_before);
+  if (!in_space) download_history(READ_AT_BUILD);
+  PairGranularExact::work_before_build();
 }
 
 template <class DeviceType> void PairGranularExactKokkos<DeviceType>::work_after_build()
 {
   crossings.builds++;
-  if (!in_space) {
-    PairGranularExact::work_after_build();
-    device_current = false;    // a new list: the slots are filled at the next force evaluation
-    return;
+  if (in_space) {
+    // (the store has filled the slots of the new list: the work after it is theirs)
+    device_current = true;
+    slots_store = fix_neigh;
+    host_slots_current = false;
   }
-  // (the store has filled the slots of the new list)
-  device_current = true;
-  slots_store = fix_neigh;
-  host_slots_current = false;
-  if (!listed_before_valid) return;
-  listed_before_valid = false;
-  double after[2];
-  listed_work_in_space(after);
-  ended[0] += listed_before[0] - after[0];
-  ended[1] += listed_before[1] - after[1];
+  PairGranularExact::work_after_build();
+  // (on the host path a new list: the slots are filled at the next force evaluation)
+  if (!in_space) device_current = false;
+}
+
+template <class DeviceType> void PairGranularExactKokkos<DeviceType>::listed_work(double sums[2])
+{
+  if (in_space) listed_work_in_space(sums);
+  else PairGranularExact::listed_work(sums);
 }
 
 /* ----------------------------------------------------------------------
@@ -838,10 +842,7 @@ template <class DeviceType> HistorySlots PairGranularExactKokkos<DeviceType>::sl
     const auto list_atoms = k_list->d_ilist;
     const auto numneigh = k_list->d_numneigh;
     const auto neighbors = k_list->d_neighbors;
-    if ((int) k_ilist.extent(0) < inum + 1) {
-      k_ilist = dual_int("granular/exact/kk:ilist", inum + inum / 4 + 16);
-      k_offset = dual_int("granular/exact/kk:offset", inum + inum / 4 + 16);
-    }
+    size_list_views(inum);
     const auto ilist = k_ilist.template view<DeviceType>();
     const auto offset = k_offset.template view<DeviceType>();
     int total = 0;
@@ -858,14 +859,7 @@ template <class DeviceType> HistorySlots PairGranularExactKokkos<DeviceType>::sl
         total);
     Kokkos::deep_copy(Kokkos::subview(offset, inum), total);
     nslots = total;
-    if ((int) k_neigh.extent(0) < nslots || (int) k_items.extent(1) != MAX(nitems, 1)) {
-      const int room = nslots + nslots / 4 + 16;
-      k_neigh = dual_int("granular/exact/kk:neigh", room);
-      k_touch = dual_int("granular/exact/kk:touch", room);
-      k_count = dual_int("granular/exact/kk:count", room);
-      k_state = dual_state("granular/exact/kk:state", room, STATE);
-      allocate_items(nitems > 0 ? room : 1);
-    }
+    size_slot_views();
     const auto neigh = k_neigh.template view<DeviceType>();
     Kokkos::parallel_for(
         "granular/exact/kk:slots", Kokkos::RangePolicy<DeviceType>(0, inum),

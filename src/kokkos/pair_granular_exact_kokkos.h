@@ -184,6 +184,9 @@ class PairGranularExactKokkos : public PairGranularExact, public HistorySlotsCli
   void upload_history();
   void download_history(HistoryReader why);
   void flatten_list();
+  void size_list_views(int inum);
+  void size_slot_views();
+  void listed_work(double sums[2]) override;
   void allocate_items(int slots);
   template <class F> void for_each_slot(F f) const;
   template <class F> void for_each_history_view(F f);

@@ -246,7 +246,7 @@ template <class Store> void PairGranularExact::listed_work(Store store, double s
   }
 }
 
-void PairGranularExact::listed_work(double sums[2]) const
+void PairGranularExact::listed_work(double sums[2])
 {
   if (history_mode == HISTORY_COMPACT)
     listed_work(CompactStore{fix_compact}, sums);

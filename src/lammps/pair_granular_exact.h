@@ -205,7 +205,8 @@ class PairGranularExact : public Pair,
   static double break_distance(const Law &lw, double r1, double r2);
   double largest_break_distance(double r1, double r2) const;
   void check_skin_holds(int i, int j, double reach) const;
-  void listed_work(double sums[2]) const;
+  // the work the listed contacts hold (a Kokkos variant sums its slots in the execution space)
+  virtual void listed_work(double sums[2]);
   bool coulomb_settings(ge::CoulombSolverSettings &settings) const;
   void check_coulomb_setup() const;
   void place_friction_fix();

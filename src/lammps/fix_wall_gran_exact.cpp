@@ -352,16 +352,9 @@ FixWallGranExact::PointMotion FixWallGranExact::point_motion(const Touch &t,
                                                              const Motion &whole) const
 {
   PointMotion p;
-  if (rotating_cylinder()) {
-    const Vec3 radial = -1.0 * t.normal;    // e_r at the atom
-    const Vec3 along = ge::cross(radial, Vec3{0.0, 0.0, 1.0});    // clockwise seen from +z
-    p.velocity = shear_velocity * along;
-    p.spin = Vec3{0.0, 0.0, -shear_velocity / cylradius};
-    return p;
-  }
   p.velocity = whole.velocity;
   p.acceleration = whole.acceleration;
-  return p;
+  return ge::wall_point_motion(plane_cylinder_wall(), rotating_cylinder(), shear_velocity, t, p);
 }
 
 FixWallGranExact::~FixWallGranExact()
@@ -476,38 +469,17 @@ double FixWallGranExact::plane_shift() const
 
 FixWallGranExact::Touch FixWallGranExact::touch(int i, double shift) const
 {
-  const double *x = atom->x[i];
-  const double radius = atom->radius[i];
-  Touch t{false, Vec3{0, 0, 0}, 0.0};
-  double gap;    // distance from the wall surface to the centre
-  if (wallstyle == ZCYLINDER) {
-    const double rxy = std::sqrt(x[0] * x[0] + x[1] * x[1]);
-    gap = cylradius - rxy;
-    // (apart, the normal still serves a JKR contact that holds: held_apart())
-    if (rxy == 0.0 || (radius - gap <= 0.0 && !ge::holds_apart(law))) return t;
-    t.normal = Vec3{-x[0] / rxy, -x[1] / rxy, 0.0};
-  } else {
-    const double d_lo = lo_set ? x[wallstyle] - (lo + shift) : INFINITY;
-    const double d_hi = hi_set ? (hi + shift) - x[wallstyle] : INFINITY;
-    const bool at_lo = d_lo < d_hi;
-    gap = at_lo ? d_lo : d_hi;
-    double n[3] = {0.0, 0.0, 0.0};
-    n[wallstyle] = at_lo ? 1.0 : -1.0;
-    t.normal = Vec3{n[0], n[1], n[2]};
-  }
-  t.overlap = radius - gap;
-  t.touching = t.overlap > 0.0;
-  return t;
+  return ge::touch_wall(plane_cylinder_wall(), ge::vec3(atom->x[i]), atom->radius[i], shift);
 }
 
 // a made JKR contact of atom i (slot 0: a plane or cylinder wall) whose surfaces are apart holds
 // down to its break overlap
 bool FixWallGranExact::held_apart(int i, const Touch &t, int slot) const
 {
-  if (!ge::holds_apart(law) || (t.normal.x == 0.0 && t.normal.y == 0.0 && t.normal.z == 0.0))
-    return false;
-  return ge::goes_on_apart(law, t.overlap, effective_radius(i, t),
-                           history[i][slot * history_width + ge::CS_NORMAL]);
+  // (the Jaeger law keeps no `history`: it never holds apart)
+  return ge::holds_apart(law) &&
+      ge::wall_contact_holds_apart(law, t, atom->radius[i],
+                                   history[i][slot * history_width + ge::CS_NORMAL]);
 }
 
 // How far beyond touching a region's faces are searched for the JKR contacts that hold apart:
@@ -525,8 +497,7 @@ double FixWallGranExact::region_reach(double radius) const
 // Touch) is R_w -> infinity
 double FixWallGranExact::effective_radius(int i, const Touch &t) const
 {
-  return ge::effective_radius(atom->radius[i],
-                              t.curvature_radius == 0.0 ? INFINITY : t.curvature_radius);
+  return ge::wall_effective_radius(atom->radius[i], t);
 }
 
 /* ----------------------------------------------------------------------
@@ -554,36 +525,12 @@ Vec3 FixWallGranExact::normal_rate(int i, const Touch &t) const
 ge::ContactBodies FixWallGranExact::bodies_of(int i, const Touch &t, bool advance,
                                               const PointMotion &wall) const
 {
-  const double radius = atom->radius[i];
-  ge::ContactBodies b;
-  b.normal = t.normal;
-  b.overlap = t.overlap;
-  b.v_i = ge::vec3(atom->v[i]);
-  b.v_j = wall.velocity;
-  b.omega_i = ge::vec3(atom->omega[i]);
-  b.omega_j = wall.spin;
-  b.r_i = radius - 0.5 * t.overlap;    // contact point in the middle of the overlap
-  b.radius_i = b.radius_j = radius;    // Yade: R_j = R_i for a wall
-  if (wallstyle == ZCYLINDER) {
-    // the normal turns about the axis as the sphere moves round it: the centre of curvature is
-    // the axis point nearest to the sphere, x_i - centre = -r_xy n (inside: concave), which
-    // follows the sphere along z (the laws measure the turn, design notes: Jaeger frame)
-    const double *x = atom->x[i];
-    b.wall_arm = -std::sqrt(x[0] * x[0] + x[1] * x[1]);
-    b.v_wall_centre = Vec3{0.0, 0.0, atom->v[i][2]};
-  }
-  // the effective radius and mass only where the law reads them (a call into the pair each)
-  if (law.tangential == ge::LAW_CATALOGUE || law.tangential == ge::LAW_JAEGER)
-    b.rbar = effective_radius(i, t);
-  if (law.tangential == ge::LAW_CATALOGUE || law.damping == ge::LAW_DAMPING_CATALOGUE)
-    b.mbar = pair->body_mass(i);    // m_w -> infinity (the sphere's clump, if any)
-  // the Yade dashpots' exact step: the sphere's own 1/I (in a clump too: it bounds the clump's,
-  // see PairGranularExact::inverse_inertia), the wall's 0 (it does not turn under forces)
-  if (ge::has_moment_dashpots(law))
-    b.inv_inertia_i = ge::sphere_inverse_inertia(atom->rmass[i], radius);
-  b.dt = update->dt;
-  b.advance = advance;
-  return b;
+  const ge::WallSphere sphere{ge::vec3(atom->x[i]), ge::vec3(atom->v[i]), ge::vec3(atom->omega[i]),
+                              atom->radius[i], atom->rmass[i]};
+  // (the body's mass is a call into the pair: made only where the law reads it)
+  const double mass = ge::wall_law_reads_mass(law) ? pair->body_mass(i) : 0.0;
+  return ge::wall_contact_bodies(law, wallstyle == ZCYLINDER, t, sphere, wall, mass, update->dt,
+                                 advance);
 }
 
 void FixWallGranExact::contact(int i, int slot, const Touch &t, bool advance,

@@ -28,6 +28,7 @@ FixStyle(wall/gran/exact,FixWallGranExact);
 #include "sphere_pair_services.h"
 
 #include "contact/contact_law.hpp"
+#include "contact/wall_geometry.hpp"
 
 #include <vector>
 
@@ -72,6 +73,12 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   double lo, hi;            // plane positions (lo_set/hi_set: given, not NULL)
   bool lo_set, hi_set;
   double cylradius;
+  // the planes or the cylinder, for the geometry they share with the Kokkos form
+  ge::PlaneCylinderWall plane_cylinder_wall() const
+  {
+    return ge::PlaneCylinderWall{wallstyle, lo, hi, lo_set, hi_set, cylradius,
+                                 ge::holds_apart(law)};
+  }
   // region walls: the region, and up to nslot simultaneous contacts per atom (its tmax; 1 for
   // the other styles), each slot kept for one face of the region (slot_wall: its iwall, -1 free)
   class Region *region = nullptr;
@@ -115,9 +122,7 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
     double shift = 0.0;     // displacement along motion_axis
     ge::Vec3 velocity{0, 0, 0}, acceleration{0, 0, 0};
   };
-  struct PointMotion {      // of the wall's material point at a contact
-    ge::Vec3 velocity{0, 0, 0}, acceleration{0, 0, 0}, spin{0, 0, 0};
-  };
+  using PointMotion = ge::WallPointMotion;    // of the wall's material point at a contact
   int parse_motion(int narg, char **arg, int iarg);
   Motion motion_at(double elapsed) const;
   double elapsed() const;
@@ -127,14 +132,7 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   double totals_all[NTOTALS];    // Jaeger history vertices held, Yade moment springs' energy
   bool totals_summed;
 
-  struct Touch {            // the wall point nearest to atom i, seen from the atom
-    bool touching;
-    ge::Vec3 normal;        // unit normal from the wall to the atom
-    double overlap;
-    // the wall's radius of curvature there: 0 flat (planes, zcylinder, flat region faces),
-    // > 0 convex, < 0 concave (a region's contact radius, as LAMMPS' wall/gran/region)
-    double curvature_radius = 0.0;
-  };
+  using Touch = ge::WallTouch;    // the wall point nearest to atom i, seen from the atom
   bool held_apart(int i, const Touch &t, int slot = 0) const;
   double region_reach(double radius) const;
   double effective_radius(int i, const Touch &t) const;

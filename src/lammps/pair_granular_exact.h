@@ -75,6 +75,7 @@ class PairGranularExact : public Pair,
   // the mass of the body atom i belongs to: its rigid body's with fix rigid or rigid/small (a
   // clump moves as one, so its mass enters the effective masses), else its own
   double body_mass(int i) const override;
+  const double *clump_masses() const override { return fix_rigid ? mass_rigid : nullptr; }
   int pack_forward_comm(int, int *, double *, int, int *) override;
   void unpack_forward_comm(int, int, double *) override;
 

@@ -18,6 +18,9 @@ class SpherePairServices {
   // the mass of the body atom i belongs to: its rigid body's with fix rigid or rigid/small,
   // else its own (owned and ghost atoms)
   virtual double body_mass(int i) const = 0;
+  // the same for every owned and ghost atom at once where the spheres are in clumps (0: an atom
+  // in no body), nullptr where each is its own body (body_mass() is then its rmass)
+  virtual const double *clump_masses() const = 0;
   // the friction solver, made on first use (a wall with `tangential coulomb` asks when it is
   // defined, so that its outputs can be named before the run)
   virtual FixCoulombFrictionExact *friction_fix() = 0;

@@ -15,6 +15,11 @@
 #   BENCH_HOST   0: leave out the host styles' runs (one core; slow at a large BENCH_SCALE)
 #   BENCH_SKIN   the neighbour skin (default 0.2: one build in the timed steps of the packing;
 #                0.02: a build every few steps, where the list, exchanges and history stores cost)
+#   BENCH_LAWS   the laws run (default "hooke_history classic refined catalogue jaeger16"; the
+#                ratios need hooke_history)
+#   BENCH_WALLS  none (default) | plane: two z walls with the pair's law (in.bench_kokkos), in
+#                their Kokkos form under -k on | host: the Kokkos runs keep the package's walls
+#                on the host (LAMMPS' own wall for hooke_history stays in its Kokkos form)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$(cd "$root" && cd "${1:-build-kokkos-openmp}" && pwd)
@@ -24,7 +29,7 @@ setups=("$@")
 [ ${#setups[@]} -gt 0 ] || setups=("t 1" "t 2")
 lmp="$bdir/lmp"
 [ -x "$lmp" ] || { echo "run_kokkos.sh: no $lmp (tools/build.sh --kokkos DIR first)" >&2; exit 1; }
-laws=(hooke_history classic refined catalogue jaeger16)
+read -r -a laws <<< "${BENCH_LAWS:-hooke_history classic refined catalogue jaeger16}"
 export OMP_PROC_BIND=false OMP_NUM_THREADS=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -46,8 +51,11 @@ for r in $(seq 1 "$repeats"); do
       key="$c|$law"
       log="$work/log.${key//[ |]/_}.$r"
       # (OpenMP's thread count as Kokkos': with OMP_NUM_THREADS=1 two Kokkos threads ran slower)
+      walls=${BENCH_WALLS:-none}
+      { [ "$c" = host ] || [ "$law" = hooke_history ]; } && [ "$walls" = host ] && walls=plane
       (cd "$root/bench" && OMP_NUM_THREADS=$threads "$lmp" -nocite -screen none -log "$log" "${args[@]}" -in in.bench_kokkos \
-        -var law "$law" -var nsteps "$nsteps" -var scale "$scale" -var binsize "$binsize" -var skin "${BENCH_SKIN:-0.2}")
+        -var law "$law" -var nsteps "$nsteps" -var scale "$scale" -var binsize "$binsize" -var skin "${BENCH_SKIN:-0.2}" \
+        -var walls "$walls")
       t=$(awk '/^TIMED$/ {on=1} on && /^Loop time of/ {t+=$4} END {print t}' "$log")
       times[$key]+="$t "
       # the timed runs' Pair section, and what is not the force loop: Neigh + Comm + Modify
@@ -61,7 +69,7 @@ for r in $(seq 1 "$repeats"); do
 done
 
 source "$root/bench/median.sh"
-echo "bench/in.bench_kokkos: $((20384 * scale * scale)) spheres (scale $scale), $nsteps steps, median of $repeats interleaved repeats, 1 process"
+echo "bench/in.bench_kokkos: $((20384 * scale * scale)) spheres (scale $scale), walls ${BENCH_WALLS:-none}, $nsteps steps, median of $repeats interleaved repeats, 1 process"
 for c in "${configs[@]}"; do
   base=$(echo "${times[$c|hooke_history]}" | median)
   other_base=$(echo "${other_times[$c|hooke_history]}" | median)

@@ -17,10 +17,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -308,10 +309,11 @@ TEST(DeckKokkos, UntrackedWorkChangesNoForce)
   EXPECT_EQ(deck::max_relative_difference(states[0].pairs, states[1].pairs), 0.0);
 }
 
-// The package's wall fix is a host fix beside the /kk pair style (LAMMPS copies the atom data
-// between the execution space and the host for it): the packing thrown against two walls runs
-// as with the host pair style, bit for bit on one thread, for a stateful catalogue law with Yade
-// moments, for Jaeger's law with a capacity and for `tangential coulomb` (whose friction fix, on
+// The package's wall fix beside the /kk pair style (both runs take the wall's Kokkos form: in
+// the execution space for the catalogue law, on the host for Jaeger's and for coulomb): the
+// packing thrown against two walls runs as with the host pair style, bit for bit on one thread,
+// for a stateful catalogue law with Yade moments, for Jaeger's law with a capacity and for
+// `tangential coulomb` (whose friction fix, on
 // the host, solves the wall contacts together with those the /kk force loop hands it: on one
 // thread, by its own loops; at the default tol: bit for bit needs no solve far below it).
 TEST(DeckKokkos, WallFixWorksBesideTheKokkosPair)
@@ -1272,4 +1274,271 @@ TEST(DeckKokkos, RenumberedAtomsAreRejectedInTheExecutionSpace)
       EXPECT_EQ(rc, 0) << log;
     }
   }
+}
+
+/* ----------------------------------------------------------------------
+   fix wall/gran/exact/kk: the walls in the execution space
+------------------------------------------------------------------------- */
+
+namespace {
+const char *const kWallCrossings = "Fix walls wall/gran/exact/kk crossings in this run";
+const char *const kWallOnHost = "has no form in the execution space";
+
+struct WallCase {
+  const char *family;
+  const std::string *deck;
+  const char *where;     // the wall style words (planes), or the cylinder's motion words
+  const char *material;  // the 'wall ...' words, or ""
+};
+
+std::string wall_vars(const WallCase &c, int nsteps, const char *newton)
+{
+  const std::string where_var = c.deck == &packing::kCylinderPacking ? "wall_motion" : "walls_at";
+  return packing_vars(family(c.family), nsteps, newton) + " -var wall_material \"" + c.material +
+      "\" -var " + where_var + " \"" + c.where + "\"";
+}
+
+// A wall packing in its own process(es): its state at the end; <out>.walls the walls' global
+// vector and the pressure tensor (the walls' virial in it) of the last step, <out>.wall_atoms
+// the walls' per-atom `contacts` where asked, and with `host_pair` (the pair style granular/exact
+// on the host: /kk gives no per-atom virial) each atom's stress of the walls' virial
+packing::State wall_run(const WallCase &c, const std::string &vars, const std::string &how,
+                        const std::string &out, int ranks = 1, int *moved = nullptr,
+                        bool host_pair = false, const char *processors = nullptr)
+{
+  const bool contacts = std::string(c.where).find("contacts") != std::string::npos;
+  const std::string driver = out + ".driver.in";
+  {
+    std::ofstream d(driver);
+    d << "variable packing_dir index " << packing::kDecks << "\n";
+    if (processors) d << "processors " << processors << "\n";
+    d << "include " << *c.deck << "\n";
+    if (host_pair && how.find("-sf kk") != std::string::npos)
+      d << "suffix off\npair_style granular/exact history ${history}\npair_coeff * * "
+           "${contact}\nsuffix on\n";
+    d << "fix_modify walls virial yes\n"
+      << "thermo_style custom step ke pxx pyy pzz pxy pxz pyz f_walls[4]\n"
+      << "write_dump all custom ${out}.start id proc modify sort id\n"
+      << "run ${nsteps}\n"
+      << "print \"$(f_walls[1]:%.17g) $(f_walls[2]:%.17g) $(f_walls[3]:%.17g) "
+         "$(f_walls[4]:%.17g) $(f_walls[5]:%.17g) $(f_walls[7]:%.17g) $(pxx:%.17g) "
+         "$(pyy:%.17g) $(pzz:%.17g) $(pxy:%.17g) $(pxz:%.17g) $(pyz:%.17g)\" file ${out}.walls "
+         "screen no\n";
+    if (host_pair) d << "compute wall_stress all stress/atom NULL fix\n";
+    d << "dump wall_atoms all custom 1 ${out}.wall_atoms id x" << (host_pair ? " c_wall_stress[*]" : "")
+      << (contacts ? " f_walls[*]" : "") << "\n"
+      << "dump_modify wall_atoms format float %.17g sort id\n"
+      << "run 0 post no\nundump wall_atoms\ninclude " << packing::kWriteState << "\n";
+  }
+  const int rc = deck::run_mpi(ranks, driver, vars + how + " -var out " + out, out + ".log");
+  EXPECT_EQ(rc, 0) << "see " << out << ".log";
+  if (moved) {
+    *moved = 0;
+    const auto start = deck::read_atom_dump(out + ".start");
+    const auto end = deck::read_atom_dump(out + ".atoms");
+    for (const auto &[id, row] : start)
+      if (end.count(id)) *moved += (row[0] != end.at(id)[0]);
+  }
+  return packing::read_state(out);
+}
+
+std::map<int, std::vector<double>> wall_totals(const std::string &out)
+{
+  std::map<int, std::vector<double>> rows;
+  std::istringstream in(deck::read_text(out + ".walls"));
+  double v;
+  while (in >> v) rows[0].push_back(v);
+  return rows;
+}
+
+// The run of `out` and its reference agree: atoms and contacts, the walls' totals and virial,
+// each atom's wall stress and `contacts`
+void expect_same_walls(const std::string &ref, const std::string &out, double tolerance)
+{
+  packing::expect_same_state(packing::read_state(ref), packing::read_state(out), tolerance,
+                             (out + " vs " + ref).c_str());
+  const auto a = wall_totals(ref), b = wall_totals(out);
+  ASSERT_EQ(a.at(0).size(), 12u) << ref;
+  EXPECT_GT(std::fabs(a.at(0)[3]), 10.0) << ref << ": the walls should be touched";
+  EXPECT_LE(deck::max_relative_difference(a, b), tolerance) << out << ": the walls' totals";
+  const auto sa = deck::read_atom_dump(ref + ".wall_atoms");
+  const auto sb = deck::read_atom_dump(out + ".wall_atoms");
+  EXPECT_LE(deck::max_relative_difference(sa, sb), tolerance) << out << ": per-atom outputs";
+}
+
+// the counts of the wall's crossings line at the end of the first run of a log: [steps, history
+// copies to the host, atom-data syncs, contacts copies, clump-mass uploads]
+std::vector<long> wall_crossings(const std::string &log)
+{
+  const size_t at = log.find(kWallCrossings);
+  if (at == std::string::npos) return {};
+  std::vector<long> counts;
+  const std::string line = log.substr(at + std::strlen(kWallCrossings),
+                                      log.find('\n', at) - at - std::strlen(kWallCrossings));
+  for (size_t p = 0; p < line.size();) {
+    if (std::isdigit(static_cast<unsigned char>(line[p]))) {
+      size_t len = 0;
+      counts.push_back(std::stol(line.substr(p), &len));
+      p += len;
+    } else {
+      p++;
+    }
+  }
+  return counts;
+}
+}    // namespace
+
+// The planes and the cylinder, at rest, wiggled and sheared (the cylinder turning about its
+// axis), with the linear laws, the catalogue with Yade moments and JKR (its contacts held
+// apart), run in the execution space at 1 and 2 threads as the host fix runs them: the same
+// atoms and contacts, the walls' totals, virial, per-atom stress and `contacts` to 1e-10 after
+// 300 steps. No wall history went to the host.
+TEST(DeckKokkos, WallsInTheExecutionSpaceEqualTheHostFix)
+{
+  GE_NEEDS_KOKKOS();
+  const WallCase cases[] = {
+      {"refined", &packing::kWallPacking, "zplane 0 8 contacts", ""},
+      {"catalogue_yade", &packing::kWallPacking, "zplane 0 8 shear x 0.5", ""},
+      {"jkr_yade", &packing::kWallPacking, "zplane 0 8 wiggle z 0.1 0.4", "wall 1.8e4 0.3"},
+      {"catalogue_hertz", &packing::kWallPacking, "zplane 0 8 wiggle x 0.2 0.5", "wall rigid"},
+      {"classic", &packing::kCylinderPacking, "shear x 0.5 contacts", ""},
+      {"catalogue_yade", &packing::kCylinderPacking, "wiggle z 0.2 0.5", ""},
+      {"refined_yade", &packing::kCylinderPacking, "", ""},
+  };
+  int n = 0;
+  for (const WallCase &c : cases) {
+    const std::string p = "kk_walls_" + std::to_string(n++) + "_" + c.family;
+    SCOPED_TRACE(p + ": " + c.where);
+    wall_run(c, wall_vars(c, 300, "on"), "", p + "_host");
+    for (const char *how : {kKokkos1, kKokkos2}) {
+      if (how == kKokkos2 && std::string(c.where).find("shear") == std::string::npos) continue;
+      const std::string out = p + (how == kKokkos1 ? "_kkt1" : "_kkt2");
+      wall_run(c, wall_vars(c, 300, "off"), how, out);
+      expect_same_walls(p + "_host", out, 1e-10);
+      const std::string log = deck::read_text(out + ".log");
+      EXPECT_EQ(log.find(kWallOnHost), std::string::npos) << out;
+      const std::vector<long> crossed = wall_crossings(log);
+      ASSERT_EQ(crossed.size(), 5u) << out << ": " << log;
+      EXPECT_EQ(crossed[0], 300) << out;
+      EXPECT_EQ(crossed[1], 0) << out << ": no wall history to the host";
+      EXPECT_EQ(crossed[2], 2) << out << ": atom data to the host at the run's setup only";
+    }
+  }
+}
+
+// The walls' histories migrate with their atoms between processes, through LAMMPS' Kokkos
+// exchange in the execution space and through its host exchange, and are sorted with them: 2
+// and 3 ranks equal the serial host run, and LAMMPS reports no fix sending its exchange or
+// sort back to the host.
+TEST(DeckKokkos, WallHistoriesMigrateAndSortWithTheirAtoms)
+{
+  GE_NEEDS_KOKKOS();
+  // (the processes side by side along x, across which the packing is sheared between the walls)
+  const WallCase c{"catalogue_yade", &packing::kWallPacking, "zplane 0 8 shear x 0.5", ""};
+  const std::string p = "kk_walls_mpi";
+  wall_run(c, wall_vars(c, 300, "on"), "", p + "_host");
+  for (int ranks : {2, 3}) {
+    for (const char *comm : {kDeviceComm, kHostKokkosComm}) {
+      if (comm == kHostKokkosComm && ranks == 3) continue;
+      const std::string out =
+          p + "_np" + std::to_string(ranks) + (comm == kDeviceComm ? "_device" : "_kokkos_host");
+      int moved = 0;
+      wall_run(c, wall_vars(c, 300, "off"), std::string(kKokkos1) + comm, out, ranks, &moved,
+               false, "* * 1");
+      std::printf("  %s: %d atoms changed process\n", out.c_str(), moved);
+      EXPECT_GT(moved, 10);
+      expect_same_walls(p + "_host", out, 1e-10);
+      const std::string log = deck::read_text(out + ".log");
+      if (comm == kDeviceComm) {
+        EXPECT_EQ(log.find("not compatible with sending data in Kokkos communication"),
+                  std::string::npos) << out;
+        EXPECT_EQ(log.find("not compatible with Kokkos sorting on device"), std::string::npos)
+            << out;
+        const std::vector<long> crossed = wall_crossings(log);
+        ASSERT_EQ(crossed.size(), 5u) << out;
+        EXPECT_EQ(crossed[1], 0) << out << ": no wall history to the host";
+      }
+    }
+  }
+}
+
+// A restart written with the walls in the execution space continues under the host fix, and
+// one written by the host fix continues in the execution space, as the uninterrupted run: the
+// walls' per-atom histories are the host fix's restart data, under its name.
+TEST(DeckKokkos, WallRestartsCrossBetweenTheHostAndTheExecutionSpace)
+{
+  GE_NEEDS_KOKKOS();
+  const WallCase c{"catalogue_yade", &packing::kWallPacking, "zplane 0 8 shear x 0.5", ""};
+  const std::string p = "kk_walls_restart";
+  const int n = 150;
+  const std::string vars = wall_vars(c, n, "off");
+  const std::string start = "variable packing_dir index " + packing::kDecks + "\ninclude " +
+      *c.deck + "\nrun " + std::to_string(n) + "\n";
+  const std::string finish = "run 0 post no\ninclude " + packing::kWriteState + "\n";
+  run_deck(p + "_split", start + "run " + std::to_string(n) + "\n" + finish,
+           vars + " -var out " + p + "_split");
+  for (const char *writer : {"host", "kk"}) {
+    const bool kk_writes = std::string(writer) == "kk";
+    const std::string file = p + "_" + writer + ".restart";
+    const std::string wlog = run_deck(p + "_write_" + writer, start + "write_restart " + file + "\n",
+                                      vars + (kk_writes ? kKokkos1 : ""));
+    const std::string rlog = run_deck(
+        p + "_read_" + writer,
+        packing::restarted_packing(file) + "fix walls all wall/gran/exact ${contact} ${walls_at} " +
+            "${wall_material}\nrun " + std::to_string(n) + "\n" + finish,
+        vars + " -var out " + p + "_from_" + writer +
+            (kk_writes ? "" : std::string(kKokkos1) + " -pk kokkos newton off"));
+    EXPECT_NE(rlog.find("Resetting peratom fix info from restart file:\n  fix style: "
+                        "wall/gran/exact, fix ID: walls"),
+              std::string::npos)
+        << rlog;
+    EXPECT_NE((kk_writes ? wlog : rlog).find(kWallCrossings), std::string::npos);
+    packing::expect_same_state(packing::read_state(p + "_split"),
+                               packing::read_state(p + "_from_" + writer), 1e-10,
+                               (p + (kk_writes ? ": restart of the walls in the execution "
+                                                 "space, continued by the host fix"
+                                               : ": host restart continued in the execution "
+                                                 "space"))
+                                   .c_str());
+  }
+}
+
+// A region wall and the Jaeger law have no form in the execution space: the wall says so once
+// and runs as the host fix, with the host fix's results
+TEST(DeckKokkos, WallsWithoutAFormInTheExecutionSpaceRunOnTheHostAndSaySo)
+{
+  GE_NEEDS_KOKKOS();
+  const WallCase cases[] = {
+      {"refined", &packing::kWallPacking, "region slab", ""},
+      {"jaeger_capacity16", &packing::kWallPacking, "zplane 0 8", "wall 2e4 0.3"},
+  };
+  for (const WallCase &c : cases) {
+    const std::string p = std::string("kk_walls_on_host_") + c.family;
+    SCOPED_TRACE(p);
+    wall_run(c, wall_vars(c, 200, "on"), "", p + "_host");
+    wall_run(c, wall_vars(c, 200, "on"), kKokkos1, p + "_kk");
+    expect_same_walls(p + "_host", p + "_kk", 1e-10);
+    const std::string log = deck::read_text(p + "_kk.log");
+    const size_t warned = log.find(kWallOnHost);
+    EXPECT_NE(warned, std::string::npos) << log;
+    EXPECT_EQ(log.find(kWallCrossings), std::string::npos);
+  }
+}
+
+// The walls' per-atom virial (fix_modify virial yes, compute stress/atom) in the execution space,
+// on the steps that ask for it: beside the host pair style (pair granular/exact/kk gives no
+// per-atom virial), as the host fix's
+TEST(DeckKokkos, WallPerAtomVirialInTheExecutionSpaceEqualsTheHostFix)
+{
+  GE_NEEDS_KOKKOS();
+  const WallCase c{"catalogue_yade", &packing::kWallPacking, "zplane 0 8 shear x 0.5 contacts", ""};
+  const std::string p = "kk_walls_vatom";
+  wall_run(c, wall_vars(c, 200, "on"), "", p + "_host", 1, nullptr, true);
+  wall_run(c, wall_vars(c, 200, "on"), kKokkos1, p + "_kk", 1, nullptr, true);
+  expect_same_walls(p + "_host", p + "_kk", 1e-10);
+  const auto rows = deck::read_atom_dump(p + "_kk.wall_atoms");
+  int stressed = 0;
+  for (const auto &[id, row] : rows) stressed += row.at(3) != 0.0;    // (after x y z: s_xx)
+  EXPECT_GT(stressed, 10) << "atoms at the walls carry their virial";
+  EXPECT_EQ(wall_crossings(deck::read_text(p + "_kk.log")).at(1), 0);
 }

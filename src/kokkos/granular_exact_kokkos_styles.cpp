@@ -6,6 +6,7 @@
 #include "granular_exact_kokkos_styles.h"
 
 #include "fix_neigh_history_exact_kokkos.h"
+#include "fix_wall_gran_exact_kokkos.h"
 #include "lammpsplugin.h"
 #include "pair_granular_exact_kokkos.h"
 #include "version.h"
@@ -22,6 +23,11 @@ template <class DeviceType> Pair *granular_exact_kokkos_creator(LAMMPS *lmp)
 Fix *neigh_history_exact_kokkos_creator(LAMMPS *lmp, int argc, char **argv)
 {
   return new FixNeighHistoryExactKokkos(lmp, argc, argv);
+}
+
+Fix *wall_gran_exact_kokkos_creator(LAMMPS *lmp, int argc, char **argv)
+{
+  return new FixWallGranExactKokkos(lmp, argc, argv);
 }
 
 }    // namespace
@@ -52,4 +58,12 @@ void ge_register_kokkos_styles(void *lmp, void *handle, void *regfunc)
   plugin.info = "GRANULAR-EXACT per-contact history in the Kokkos execution space (internal)";
   plugin.creator.v2 = (lammpsplugin_factory2 *) &neigh_history_exact_kokkos_creator;
   (*register_plugin)(&plugin, lmp);
+
+  // the walls: in the execution space where they have a form there (fix_wall_gran_exact_kokkos.h)
+  plugin.info = "GRANULAR-EXACT fix wall/gran/exact, Kokkos variant";
+  plugin.creator.v2 = (lammpsplugin_factory2 *) &wall_gran_exact_kokkos_creator;
+  for (const char *name : {"wall/gran/exact/kk", "wall/gran/exact/kk/device"}) {
+    plugin.name = name;
+    (*register_plugin)(&plugin, lmp);
+  }
 }

@@ -1,0 +1,501 @@
+/* ----------------------------------------------------------------------
+   GRANULAR-EXACT: fix wall/gran/exact/kk, the Kokkos form of fix
+   wall/gran/exact (see the header)
+------------------------------------------------------------------------- */
+
+#include "fix_wall_gran_exact_kokkos.h"
+
+#include "an_atom_where.h"
+#include "atom_kokkos.h"
+#include "atom_masks.h"
+#include "comm.h"
+#include "error.h"
+#include "kokkos.h"
+#include "memory_kokkos.h"
+#include "update.h"
+#include "utils.h"
+
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using ge::Vec3;
+
+namespace {
+
+typedef Kokkos::View<double *, LMPDeviceType, Kokkos::MemoryTraits<Kokkos::Unmanaged>> Buffer;
+
+// the sums of one step: the host fix's totals (force on the group, contacts, elastic normal
+// energy, Jaeger vertices (0 here), Yade springs' energy), then the global virial
+constexpr int NTOTALS = 7;
+constexpr int VIRIAL = NTOTALS;
+constexpr int NSUMS = NTOTALS + 6;
+constexpr int CONTACT_COLUMNS = 9;
+
+/* ----------------------------------------------------------------------
+   one step of the wall's contacts: one thread per owned atom, each contact advanced as the host
+   fix's post_force() does (FixWallGranExact::contact(), on a plane or the cylinder)
+------------------------------------------------------------------------- */
+
+struct WallContacts {
+  typedef LMPDeviceType device_type;
+  typedef ArrayTypes<LMPDeviceType> AT;
+  typedef double value_type[];
+  const int value_count = NSUMS;
+
+  typename AT::t_x_array_randomread x;
+  typename AT::t_v_array_randomread v, omega;
+  typename AT::t_f_array f, torque;
+  typename AT::t_int_1d_randomread mask;
+  typename AT::t_float_1d_randomread rmass, radius;
+  Kokkos::View<const double *, LMPDeviceType> clump_mass;    // empty without clumps
+  Kokkos::View<double **, Kokkos::LayoutRight, LMPDeviceType> history;
+  Kokkos::View<double **, Kokkos::LayoutRight, LMPDeviceType> contacts;    // empty: none asked
+  Kokkos::View<double **, Kokkos::LayoutRight, LMPDeviceType> vatom;       // empty: none asked
+  ge::ContactLaw law;
+  ge::PlaneCylinderWall wall;
+  ge::WallPointMotion whole;    // the wall's motion at the middle of the step
+  double shift, shear_velocity, dt;
+  int groupbit, width;
+  bool turning, cylinder, advance, virial;
+
+  KOKKOS_INLINE_FUNCTION double body_mass(int i) const
+  {
+    return (clump_mass.extent(0) > 0 && clump_mass(i) > 0.0) ? clump_mass(i) : rmass(i);
+  }
+
+  // FixWallGranExact::record_contact()
+  KOKKOS_INLINE_FUNCTION void record_contact(int i, const ge::WallTouch &t, const Vec3 &on_i) const
+  {
+    contacts(i, 0) += 1.0;
+    contacts(i, 1) += on_i.x;
+    contacts(i, 2) += on_i.y;
+    contacts(i, 3) += on_i.z;
+    if (contacts(i, 0) == 1.0 || t.overlap > contacts(i, 8)) {
+      const double lever = radius(i) - t.overlap;
+      contacts(i, 4) = x(i, 0) - lever * t.normal.x;
+      contacts(i, 5) = x(i, 1) - lever * t.normal.y;
+      contacts(i, 6) = x(i, 2) - lever * t.normal.z;
+      contacts(i, 8) = t.overlap;
+    }
+    contacts(i, 7) = radius(i);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, value_type sums) const
+  {
+    if (contacts.extent(0) > 0)
+      for (int k = 0; k < CONTACT_COLUMNS; k++) contacts(i, k) = 0.0;
+    if (!(mask(i) & groupbit)) return;
+    const ge::WallSphere sphere{Vec3{x(i, 0), x(i, 1), x(i, 2)}, Vec3{v(i, 0), v(i, 1), v(i, 2)},
+                                Vec3{omega(i, 0), omega(i, 1), omega(i, 2)}, radius(i),
+                                rmass(i)};
+    const ge::WallTouch t = ge::touch_wall(wall, sphere.x, sphere.radius, shift);
+    double *h = &history(i, 0);    // (a row: LayoutRight)
+    if (!t.touching &&
+        !(wall.holds_apart &&
+          ge::wall_contact_holds_apart(law, t, sphere.radius, h[ge::CS_NORMAL]))) {
+      for (int k = 0; k < width; k++) h[k] = 0.0;    // FixWallGranExact::end_contact()
+      return;
+    }
+    const ge::WallPointMotion point =
+        ge::wall_point_motion(wall, turning, shear_velocity, t, whole);
+    const double mass = ge::wall_law_reads_mass(law) ? body_mass(i) : 0.0;
+    const ge::ContactBodies b =
+        ge::wall_contact_bodies(law, cylinder, t, sphere, point, mass, dt, advance);
+    ge::ContactResult r;
+    ge::contact_step(law, b, h, nullptr, r);
+
+    // FixWallGranExact::apply_wall_force()
+    const Vec3 on_i = r.force_i, turn_i = r.torque_i - r.moment;
+    f(i, 0) += on_i.x;
+    f(i, 1) += on_i.y;
+    f(i, 2) += on_i.z;
+    torque(i, 0) += turn_i.x;
+    torque(i, 1) += turn_i.y;
+    torque(i, 2) += turn_i.z;
+    sums[0] += on_i.x;
+    sums[1] += on_i.y;
+    sums[2] += on_i.z;
+    sums[3] += 1.0;
+    sums[4] += r.energy_n;
+    sums[6] += r.energy_moment;
+    if (contacts.extent(0) > 0) record_contact(i, t, on_i);
+    if (virial) {
+      // FixWallGranExact::tally_virial(): the branch from the wall point to the centre
+      const Vec3 l = (sphere.radius - t.overlap) * t.normal;
+      const double w[6] = {l.x * on_i.x, l.y * on_i.y, l.z * on_i.z,
+                           l.x * on_i.y, l.x * on_i.z, l.y * on_i.z};
+      for (int k = 0; k < 6; k++) sums[VIRIAL + k] += w[k];
+      if (vatom.extent(0) > 0)
+        for (int k = 0; k < 6; k++) vatom(i, k) = w[k];
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void init(value_type sums) const
+  {
+    for (int k = 0; k < NSUMS; k++) sums[k] = 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type dst, const value_type src) const
+  {
+    for (int k = 0; k < NSUMS; k++) dst[k] += src[k];
+  }
+};
+
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+FixWallGranExactKokkos::FixWallGranExactKokkos(LAMMPS *lmp, int narg, char **arg) :
+    FixWallGranExact(lmp, narg, arg)
+{
+  atomKK = (AtomKokkos *) atom;
+  if (wallstyle == REGION)
+    kept_on_host = "a region wall";
+  else if (jaeger())
+    kept_on_host = "the Jaeger law (its records have any length)";
+  else if (ge::is_coulomb(law))
+    kept_on_host = "'tangential coulomb' (its friction is solved on the host)";
+  if (!in_space()) return;    // the host fix, as it is
+
+  kokkosable = 1;
+  exchange_comm_device = 1;
+  sort_device = 1;
+  execution_space = Device;
+  datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | RADIUS_MASK |
+      RMASS_MASK | MASK_MASK;
+  datamask_modify = F_MASK | TORQUE_MASK;
+
+  // the host fix's per-atom arrays give way to views, whose host copies they become
+  memory->destroy(history);
+  memory->destroy(contact_output);
+  history = nullptr;
+  contact_output = nullptr;
+  grow_arrays(atom->nmax);
+  for (int i = 0; i < atom->nlocal; i++) set_arrays(i);
+}
+
+FixWallGranExactKokkos::~FixWallGranExactKokkos()
+{
+  if (!in_space()) return;
+  memoryKK->destroy_kokkos(k_history, history);
+  memoryKK->destroy_kokkos(k_contacts, contact_output);
+}
+
+// LAMMPS hands per-atom restart data to a fix of the same ID and style (the style with its
+// suffix): this fix's data are the host fix's, under its name, so a restart crosses between the
+// two both ways. (The style is set after the constructor, and restart data are handed over after
+// this.)
+void FixWallGranExactKokkos::post_constructor()
+{
+  FixWallGranExact::post_constructor();
+  delete[] style;
+  style = utils::strdup("wall/gran/exact");
+}
+
+void FixWallGranExactKokkos::init()
+{
+  FixWallGranExact::init();
+  crossings = Crossings();
+  if (!in_space()) {
+    if (comm->me == 0)
+      error->warning(FLERR,
+                     "Fix {} wall/gran/exact/kk: {} has no form in the execution space (there: "
+                     "xplane, yplane, zplane and zcylinder walls with the linear and catalogue "
+                     "laws); this wall runs on the host, so every step copies the atom data to "
+                     "the host and back, and LAMMPS sorts and exchanges the atoms on the host",
+                     id, kept_on_host);
+    return;
+  }
+  // LAMMPS' Kokkos exchange run on the host ('-pk kokkos comm host') hands host buffers, which
+  // the execution-space form does not read: the classic exchange then
+  exchange_comm_device = lmp->kokkos->exchange_comm_on_host ? 0 : 1;
+}
+
+void FixWallGranExactKokkos::setup(int vflag)
+{
+  if (!in_space()) {
+    FixWallGranExact::setup(vflag);
+    return;
+  }
+  // the host fix's checks of a run's start, on host copies of the atoms
+  atomKK->sync(Host, X_MASK | RADIUS_MASK | MASK_MASK | TAG_MASK);
+  crossings.atom_syncs++;
+  check_centres_inside();
+  post_force(vflag);
+  atomKK->sync(Host, F_MASK | TORQUE_MASK);
+  crossings.atom_syncs++;
+  check_finite_forces(atom, world, error, fmt::format("fix {} wall/gran/exact", id).c_str());
+}
+
+/* ----------------------------------------------------------------------
+   one step
+------------------------------------------------------------------------- */
+
+void FixWallGranExactKokkos::post_force(int vflag)
+{
+  if (!in_space()) {
+    FixWallGranExact::post_force(vflag);
+    return;
+  }
+  v_init(vflag);
+  for (double &t : totals) t = 0.0;
+  totals_summed = false;
+  double sums[NSUMS] = {0.0};
+  wall_contacts_in_space(!update->setupflag, sums);
+  for (int k = 0; k < NTOTALS; k++) totals[k] = sums[k];
+  if (vflag_global)
+    for (int k = 0; k < 6; k++) virial[k] += sums[VIRIAL + k];
+  if (vflag_atom) {
+    // (per-atom virial: on the steps that ask for it)
+    k_vatom.modify_device();
+    k_vatom.sync_host();
+    for (int i = 0; i < atom->nlocal; i++)
+      for (int k = 0; k < 6; k++) vatom[i][k] += k_vatom.h_view(i, k);
+  }
+  if (contact_output) {
+    k_contacts.modify_device();
+    k_contacts.sync_host();
+    crossings.contacts_out++;
+  }
+  if (!update->setupflag) crossings.steps++;
+}
+
+void FixWallGranExactKokkos::wall_contacts_in_space(bool advance, double *sums)
+{
+  atomKK->sync(Device, datamask_read);
+  k_history.sync_device();
+  if (contact_output) k_contacts.sync_device();
+  upload_clump_masses();
+  WallContacts c;
+  c.x = atomKK->k_x.view<LMPDeviceType>();
+  c.v = atomKK->k_v.view<LMPDeviceType>();
+  c.omega = atomKK->k_omega.view<LMPDeviceType>();
+  c.f = atomKK->k_f.view<LMPDeviceType>();
+  c.torque = atomKK->k_torque.view<LMPDeviceType>();
+  c.mask = atomKK->k_mask.view<LMPDeviceType>();
+  c.rmass = atomKK->k_rmass.view<LMPDeviceType>();
+  c.radius = atomKK->k_radius.view<LMPDeviceType>();
+  if (pair->clump_masses()) c.clump_mass = k_clump_mass.d_view;
+  c.history = k_history.d_view;
+  if (contact_output) c.contacts = k_contacts.d_view;
+  if (vflag_atom) {
+    if ((int) k_vatom.extent(0) < atom->nlocal) k_vatom = dual_rows("wall/gran/exact/kk:vatom", atom->nmax, 6);
+    c.vatom = k_vatom.d_view;
+    Kokkos::deep_copy(c.vatom, 0.0);
+  }
+  c.law = law;
+  c.wall = plane_cylinder_wall();
+  const Motion mid_step = motion_at(elapsed() - 0.5 * update->dt);
+  c.whole.velocity = mid_step.velocity;
+  c.whole.acceleration = mid_step.acceleration;
+  c.shift = plane_shift();
+  c.shear_velocity = shear_velocity;
+  c.dt = update->dt;
+  c.groupbit = groupbit;
+  c.width = history_width;
+  c.turning = rotating_cylinder();
+  c.cylinder = wallstyle == ZCYLINDER;
+  c.advance = advance;
+  c.virial = evflag != 0;
+  Kokkos::View<double *, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> result(
+      sums, NSUMS);
+  Kokkos::parallel_reduce("wall/gran/exact/kk", Kokkos::RangePolicy<LMPDeviceType>(0, atom->nlocal),
+                          c, result);
+  atomKK->modified(Device, datamask_modify);
+  k_history.modify_device();
+}
+
+// rigid clumps: their masses (found by the pair style on the host at each neighbour build) for
+// the laws that read the effective mass
+void FixWallGranExactKokkos::upload_clump_masses()
+{
+  const double *masses = pair->clump_masses();
+  if (!masses) return;
+  const int n = atom->nlocal;
+  if ((int) k_clump_mass.extent(0) < n)
+    k_clump_mass = decltype(k_clump_mass)("wall/gran/exact/kk:clump_mass", atom->nmax);
+  for (int i = 0; i < n; i++) k_clump_mass.h_view(i) = masses[i];
+  k_clump_mass.modify_host();
+  k_clump_mass.sync_device();
+  crossings.clump_masses++;
+}
+
+// the run's crossings, the most of any process, in the log
+void FixWallGranExactKokkos::post_run()
+{
+  if (!in_space()) return;
+  const bigint mine[5] = {crossings.steps, crossings.history_to_host, crossings.atom_syncs,
+                          crossings.contacts_out, crossings.clump_masses};
+  bigint most[5];
+  MPI_Allreduce(mine, most, 5, MPI_LMP_BIGINT, MPI_MAX, world);
+  if (comm->me == 0)
+    utils::logmesg(lmp,
+                   "Fix {} wall/gran/exact/kk crossings in this run (the most of any process): "
+                   "{} steps; wall histories: {} copies to the host (restart files, exchanges "
+                   "on the host); {} atom-data syncs to the host (the run's setup); {} copies of "
+                   "the 'contacts' array; {} uploads of the clumps' masses\n",
+                   id, most[0], most[1], most[2], most[3], most[4]);
+}
+
+/* ----------------------------------------------------------------------
+   the host copy of the histories, for host code (exchange, sort and restart on the host)
+------------------------------------------------------------------------- */
+
+void FixWallGranExactKokkos::sync_history_to_host()
+{
+  if (k_history.need_sync_host()) crossings.history_to_host++;
+  k_history.sync_host();
+  if (contact_output) k_contacts.sync_host();
+}
+
+void FixWallGranExactKokkos::modified_history_on_host()
+{
+  k_history.modify_host();
+  if (contact_output) k_contacts.modify_host();
+}
+
+/* ----------------------------------------------------------------------
+   per-atom arrays: grown, copied, created, sorted with the atoms
+------------------------------------------------------------------------- */
+
+void FixWallGranExactKokkos::grow_arrays(int nmax)
+{
+  if (!in_space()) {
+    FixWallGranExact::grow_arrays(nmax);
+    return;
+  }
+  memoryKK->grow_kokkos(k_history, history, nmax, history_width, "wall/gran/exact/kk:history");
+  if (peratom_flag) {
+    memoryKK->grow_kokkos(k_contacts, contact_output, nmax, CONTACT_COLUMNS,
+                          "wall/gran/exact/kk:contacts");
+    array_atom = contact_output;
+  }
+}
+
+void FixWallGranExactKokkos::copy_arrays(int i, int j, int delflag)
+{
+  if (!in_space()) {
+    FixWallGranExact::copy_arrays(i, j, delflag);
+    return;
+  }
+  sync_history_to_host();
+  FixWallGranExact::copy_arrays(i, j, delflag);
+  modified_history_on_host();
+}
+
+void FixWallGranExactKokkos::set_arrays(int i)
+{
+  if (!in_space()) {
+    FixWallGranExact::set_arrays(i);
+    return;
+  }
+  sync_history_to_host();
+  FixWallGranExact::set_arrays(i);
+  modified_history_on_host();
+}
+
+void FixWallGranExactKokkos::sort_kokkos(Kokkos::BinSort<KeyViewType, BinOp> &sorter)
+{
+  k_history.sync_device();
+  sorter.sort(LMPDeviceType(), k_history.d_view);
+  k_history.modify_device();
+}
+
+/* ----------------------------------------------------------------------
+   migration: in the execution space (Comm's Kokkos exchange), or on the host
+------------------------------------------------------------------------- */
+
+// Each sent atom's history_width doubles, in the order of the send list; the atoms that fill
+// the holes the sent ones leave (copylist) take their place
+int FixWallGranExactKokkos::pack_exchange_kokkos(const int &nsend, DAT::tdual_xfloat_2d &k_buf,
+                                                 DAT::tdual_int_1d k_sendlist,
+                                                 DAT::tdual_int_1d k_copylist,
+                                                 ExecutionSpace /*space*/)
+{
+  k_history.sync_device();
+  k_buf.sync_device();
+  k_sendlist.sync_device();
+  k_copylist.sync_device();
+  const auto hist = k_history.d_view;
+  const auto sendlist = k_sendlist.d_view;
+  const auto copylist = k_copylist.d_view;
+  const Buffer buf(k_buf.d_view.data(), k_buf.extent(0) * k_buf.extent(1));
+  const int width = history_width;
+  Kokkos::parallel_for(
+      "wall/gran/exact/kk:pack", Kokkos::RangePolicy<LMPDeviceType>(0, nsend),
+      KOKKOS_LAMBDA(const int s) {
+        const int i = sendlist(s);
+        for (int k = 0; k < width; k++) buf(s * width + k) = hist(i, k);
+        const int j = copylist(s);
+        if (j > -1)
+          for (int k = 0; k < width; k++) hist(i, k) = hist(j, k);
+      });
+  k_history.modify_device();
+  return nsend * width;
+}
+
+// (the atoms from the second neighbour in a dimension follow those from the first, after the
+// first's nextrarecv1 doubles)
+void FixWallGranExactKokkos::unpack_exchange_kokkos(DAT::tdual_xfloat_2d &k_buf,
+                                                    DAT::tdual_int_1d &k_indices, int nrecv,
+                                                    int nrecv1, int nextrarecv1,
+                                                    ExecutionSpace /*space*/)
+{
+  k_history.sync_device();
+  k_indices.sync_device();
+  const auto hist = k_history.d_view;
+  const auto indices = k_indices.d_view;
+  const Buffer buf(k_buf.d_view.data(), k_buf.extent(0) * k_buf.extent(1));
+  const int width = history_width;
+  Kokkos::parallel_for(
+      "wall/gran/exact/kk:unpack", Kokkos::RangePolicy<LMPDeviceType>(0, nrecv),
+      KOKKOS_LAMBDA(const int r) {
+        const int i = indices(r);
+        if (i < 0) return;
+        const int m = r < nrecv1 ? r * width : nextrarecv1 + (r - nrecv1) * width;
+        for (int k = 0; k < width; k++) hist(i, k) = buf(m + k);
+      });
+  k_history.modify_device();
+}
+
+int FixWallGranExactKokkos::pack_exchange(int i, double *buf)
+{
+  if (in_space()) sync_history_to_host();
+  return FixWallGranExact::pack_exchange(i, buf);
+}
+
+int FixWallGranExactKokkos::unpack_exchange(int nlocal, double *buf)
+{
+  if (!in_space()) return FixWallGranExact::unpack_exchange(nlocal, buf);
+  sync_history_to_host();
+  const int m = FixWallGranExact::unpack_exchange(nlocal, buf);
+  modified_history_on_host();
+  return m;
+}
+
+/* ----------------------------------------------------------------------
+   restart files: the host fix's blocks
+------------------------------------------------------------------------- */
+
+int FixWallGranExactKokkos::pack_restart(int i, double *buf)
+{
+  if (in_space()) sync_history_to_host();
+  return FixWallGranExact::pack_restart(i, buf);
+}
+
+void FixWallGranExactKokkos::unpack_restart(int nlocal, int nth)
+{
+  if (!in_space()) {
+    FixWallGranExact::unpack_restart(nlocal, nth);
+    return;
+  }
+  sync_history_to_host();
+  FixWallGranExact::unpack_restart(nlocal, nth);
+  modified_history_on_host();
+}
+
+double FixWallGranExactKokkos::memory_usage()
+{
+  if (!in_space()) return FixWallGranExact::memory_usage();
+  return static_cast<double>(k_history.extent(0)) *
+      (k_history.extent(1) + k_contacts.extent(1)) * sizeof(double);
+}

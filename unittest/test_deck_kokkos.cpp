@@ -918,6 +918,23 @@ TEST(DeckKokkos, JaegerCapacityAtItsBoundIsClear)
 }
 
 namespace {
+// The whole numbers on the rest of the line of `log` from `at` on
+std::vector<long> counts_after(const std::string &log, size_t at)
+{
+  std::vector<long> counts;
+  const std::string line = log.substr(at, log.find('\n', at) - at);
+  for (size_t p = 0; p < line.size();) {
+    if (std::isdigit(static_cast<unsigned char>(line[p]))) {
+      size_t len = 0;
+      counts.push_back(std::stol(line.substr(p), &len));
+      p += len;
+    } else {
+      p++;
+    }
+  }
+  return counts;
+}
+
 // The counts of the crossings line /kk writes at the end of the nth run of a log (0 first):
 // [builds, copies to the execution space, copies to the host, ... at builds, ... for host reads,
 // ... to the friction fix, atom-data syncs]; and LAMMPS' "Neighbor list builds" of that run.
@@ -932,17 +949,7 @@ std::vector<long> crossings_of_run(const std::string &log, int nth, long *lammps
       return {};
     }
   }
-  std::vector<long> counts;
-  const std::string line = log.substr(at + mark.size(), log.find('\n', at) - at - mark.size());
-  for (size_t p = 0; p < line.size();) {
-    if (std::isdigit(static_cast<unsigned char>(line[p]))) {
-      size_t len = 0;
-      counts.push_back(std::stol(line.substr(p), &len));
-      p += len;
-    } else {
-      p++;
-    }
-  }
+  const std::vector<long> counts = counts_after(log, at + mark.size());
   const std::string builds = "Neighbor list builds = ";
   const size_t b = log.find(builds, at);
   *lammps_builds = b == std::string::npos ? -1 : std::stol(log.substr(b + builds.size()));
@@ -1372,19 +1379,7 @@ std::vector<long> wall_crossings(const std::string &log)
 {
   const size_t at = log.find(kWallCrossings);
   if (at == std::string::npos) return {};
-  std::vector<long> counts;
-  const std::string line = log.substr(at + std::strlen(kWallCrossings),
-                                      log.find('\n', at) - at - std::strlen(kWallCrossings));
-  for (size_t p = 0; p < line.size();) {
-    if (std::isdigit(static_cast<unsigned char>(line[p]))) {
-      size_t len = 0;
-      counts.push_back(std::stol(line.substr(p), &len));
-      p += len;
-    } else {
-      p++;
-    }
-  }
-  return counts;
+  return counts_after(log, at + std::strlen(kWallCrossings));
 }
 }    // namespace
 

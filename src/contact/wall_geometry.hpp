@@ -151,4 +151,38 @@ GE_INLINE ContactBodies wall_contact_bodies(const ContactLaw &law, bool cylinder
   return b;
 }
 
+// One more wall contact of a sphere (centre x) in its row of the wall's per-atom `contacts`
+// output (the columns of LAMMPS' fix wall/gran, then the overlap): [0] contacts, [1..3] the
+// wall's force on it, [4..6] the wall's surface point under it at its deepest contact,
+// x - (R - overlap) n, [7] its radius, [8] the deepest overlap
+GE_INLINE void record_wall_contact(double *out, const Vec3 &x, double radius, const WallTouch &t,
+                                   const Vec3 &force_on_sphere)
+{
+  out[0] += 1.0;
+  out[1] += force_on_sphere.x;
+  out[2] += force_on_sphere.y;
+  out[3] += force_on_sphere.z;
+  if (out[0] == 1.0 || t.overlap > out[8]) {
+    const Vec3 point = x - (radius - t.overlap) * t.normal;
+    out[4] = point.x;
+    out[5] = point.y;
+    out[6] = point.z;
+    out[8] = t.overlap;
+  }
+  out[7] = radius;
+}
+
+// The virial of a wall force f on a sphere with branch vector l (from the wall's surface point
+// to the centre, as LAMMPS' fix wall), in the convention of the pair virial: l_a f_b for
+// ab = xx yy zz xy xz yz
+GE_INLINE void wall_virial(const Vec3 &l, const Vec3 &f, double v[6])
+{
+  v[0] = l.x * f.x;
+  v[1] = l.y * f.y;
+  v[2] = l.z * f.z;
+  v[3] = l.x * f.y;
+  v[4] = l.x * f.z;
+  v[5] = l.y * f.z;
+}
+
 }    // namespace ge

@@ -26,10 +26,11 @@ typedef Kokkos::View<double *, LMPDeviceType, Kokkos::MemoryTraits<Kokkos::Unman
 
 // the sums of one step: the host fix's totals (force on the group, contacts, elastic normal
 // energy, Jaeger vertices (0 here), Yade springs' energy), then the global virial
-constexpr int NTOTALS = 7;
-constexpr int VIRIAL = NTOTALS;
-constexpr int NSUMS = NTOTALS + 6;
-constexpr int CONTACT_COLUMNS = 9;
+// (the host fix's NTOTALS and CONTACT_COLUMNS: checked in the constructor)
+constexpr int TOTALS = 7;
+constexpr int VIRIAL = TOTALS;
+constexpr int NSUMS = TOTALS + 6;
+constexpr int COLUMNS = 9;
 
 /* ----------------------------------------------------------------------
    one step of the wall's contacts: one thread per owned atom, each contact advanced as the host
@@ -63,33 +64,17 @@ struct WallContacts {
     return (clump_mass.extent(0) > 0 && clump_mass(i) > 0.0) ? clump_mass(i) : rmass(i);
   }
 
-  // FixWallGranExact::record_contact()
-  KOKKOS_INLINE_FUNCTION void record_contact(int i, const ge::WallTouch &t, const Vec3 &on_i) const
-  {
-    contacts(i, 0) += 1.0;
-    contacts(i, 1) += on_i.x;
-    contacts(i, 2) += on_i.y;
-    contacts(i, 3) += on_i.z;
-    if (contacts(i, 0) == 1.0 || t.overlap > contacts(i, 8)) {
-      const double lever = radius(i) - t.overlap;
-      contacts(i, 4) = x(i, 0) - lever * t.normal.x;
-      contacts(i, 5) = x(i, 1) - lever * t.normal.y;
-      contacts(i, 6) = x(i, 2) - lever * t.normal.z;
-      contacts(i, 8) = t.overlap;
-    }
-    contacts(i, 7) = radius(i);
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const int i, value_type sums) const
   {
     if (contacts.extent(0) > 0)
-      for (int k = 0; k < CONTACT_COLUMNS; k++) contacts(i, k) = 0.0;
+      for (int k = 0; k < COLUMNS; k++) contacts(i, k) = 0.0;
     if (!(mask(i) & groupbit)) return;
     const ge::WallSphere sphere{Vec3{x(i, 0), x(i, 1), x(i, 2)}, Vec3{v(i, 0), v(i, 1), v(i, 2)},
                                 Vec3{omega(i, 0), omega(i, 1), omega(i, 2)}, radius(i),
                                 rmass(i)};
     const ge::WallTouch t = ge::touch_wall(wall, sphere.x, sphere.radius, shift);
     double *h = &history(i, 0);    // (a row: LayoutRight)
+    // (wall.holds_apart first: a law that never holds apart reads no state here)
     if (!t.touching &&
         !(wall.holds_apart &&
           ge::wall_contact_holds_apart(law, t, sphere.radius, h[ge::CS_NORMAL]))) {
@@ -118,12 +103,13 @@ struct WallContacts {
     sums[3] += 1.0;
     sums[4] += r.energy_n;
     sums[6] += r.energy_moment;
-    if (contacts.extent(0) > 0) record_contact(i, t, on_i);
+    // (rows: LayoutRight)
+    if (contacts.extent(0) > 0)
+      ge::record_wall_contact(&contacts(i, 0), sphere.x, sphere.radius, t, on_i);
     if (virial) {
       // FixWallGranExact::tally_virial(): the branch from the wall point to the centre
-      const Vec3 l = (sphere.radius - t.overlap) * t.normal;
-      const double w[6] = {l.x * on_i.x, l.y * on_i.y, l.z * on_i.z,
-                           l.x * on_i.y, l.x * on_i.z, l.y * on_i.z};
+      double w[6];
+      ge::wall_virial((sphere.radius - t.overlap) * t.normal, on_i, w);
       for (int k = 0; k < 6; k++) sums[VIRIAL + k] += w[k];
       if (vatom.extent(0) > 0)
         for (int k = 0; k < 6; k++) vatom(i, k) = w[k];
@@ -147,6 +133,8 @@ struct WallContacts {
 FixWallGranExactKokkos::FixWallGranExactKokkos(LAMMPS *lmp, int narg, char **arg) :
     FixWallGranExact(lmp, narg, arg)
 {
+  static_assert(TOTALS == NTOTALS && COLUMNS == CONTACT_COLUMNS,
+                "the kernel's sums and columns are the host fix's");
   atomKK = (AtomKokkos *) atom;
   if (wallstyle == REGION)
     kept_on_host = "a region wall";
@@ -237,11 +225,10 @@ void FixWallGranExactKokkos::post_force(int vflag)
     return;
   }
   v_init(vflag);
-  for (double &t : totals) t = 0.0;
   totals_summed = false;
   double sums[NSUMS] = {0.0};
   wall_contacts_in_space(!update->setupflag, sums);
-  for (int k = 0; k < NTOTALS; k++) totals[k] = sums[k];
+  for (int k = 0; k < TOTALS; k++) totals[k] = sums[k];
   if (vflag_global)
     for (int k = 0; k < 6; k++) virial[k] += sums[VIRIAL + k];
   if (vflag_atom) {

@@ -603,19 +603,8 @@ void FixWallGranExact::clear_contact_output()
 
 void FixWallGranExact::record_contact(int i, const Touch &t, const Vec3 &force_on_i)
 {
-  double *out = contact_output[i];
-  out[0] += 1.0;
-  out[1] += force_on_i.x;
-  out[2] += force_on_i.y;
-  out[3] += force_on_i.z;
-  if (out[0] == 1.0 || t.overlap > out[8]) {
-    const Vec3 point = ge::vec3(atom->x[i]) - (atom->radius[i] - t.overlap) * t.normal;
-    out[4] = point.x;
-    out[5] = point.y;
-    out[6] = point.z;
-    out[8] = t.overlap;
-  }
-  out[7] = atom->radius[i];
+  ge::record_wall_contact(contact_output[i], ge::vec3(atom->x[i]), atom->radius[i], t,
+                          force_on_i);
 }
 
 // the force and torque of a wall contact on atom i, into the atom, the wall's totals and (with
@@ -652,8 +641,8 @@ void FixWallGranExact::tally_virial(int i, const Touch &t, const Vec3 &force_on_
 
 void FixWallGranExact::tally_virial(int i, const Vec3 &l, const Vec3 &force_on_i)
 {
-  double v[6] = {l.x * force_on_i.x, l.y * force_on_i.y, l.z * force_on_i.z,
-                 l.x * force_on_i.y, l.x * force_on_i.z, l.y * force_on_i.z};
+  double v[6];
+  ge::wall_virial(l, force_on_i, v);
   v_tally(i, v);
 }
 

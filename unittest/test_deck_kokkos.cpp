@@ -100,6 +100,11 @@ std::pair<double, double> z_range(const packing::State &s)
 
 const char *const kKokkos1 = " -k on t 1 -sf kk";
 const char *const kKokkos2 = " -k on t 2 -sf kk";
+// where the pair style says its list and histories live
+const char *const kInSpace =
+    "Pair granular/exact/kk: the neighbour list and the contact histories stay in the execution "
+    "space";
+const char *const kOnHost = "Pair granular/exact/kk: the neighbour list is built on the host";
 
 std::string packing_vars(const Family &f, int nsteps, const char *newton = "on")
 {
@@ -915,6 +920,27 @@ TEST(DeckKokkos, JaegerCapacityAtItsBoundIsClear)
   EXPECT_NE(kk.find("'tangential jaeger capacity 67108862' keeps 67108863 vertices in each of the"),
             std::string::npos)
       << kk;
+  // (newton off: the store in the execution space, whose partners keep the room)
+  rc = 0;
+  const std::string in_space = run_deck("capacity_bound_kk_in_space",
+                                        "atom_modify map array\nnewton off\n" + deck,
+                                        "-var M 67108862" + std::string(kKokkos1), &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(in_space.find("'tangential jaeger capacity 67108862' keeps 67108863 vertices in each "
+                          "of the"),
+            std::string::npos)
+      << in_space;
+  const std::string fits = run_deck("capacity_64_kk_in_space",
+                                    "atom_modify map array\nnewton off\n" + deck,
+                                    "-var M 64" + std::string(kKokkos1));
+  EXPECT_NE(fits.find(kInSpace), std::string::npos);
+  // (against the plain host run: LAMMPS' Kokkos integrator rounds differently)
+  double vy_fits = 0, vx_fits = 0, vy_small = 0, vx_small = 0;
+  ASSERT_EQ(std::sscanf(fits.c_str() + fits.rfind("GE_V "), "GE_V %lf %lf", &vy_fits, &vx_fits), 2);
+  ASSERT_EQ(std::sscanf(small.c_str() + small.rfind("GE_V "), "GE_V %lf %lf", &vy_small, &vx_small),
+            2);
+  EXPECT_NEAR(vy_fits, vy_small, 1e-13 * std::fabs(vy_small));
+  EXPECT_NEAR(vx_fits, vx_small, 1e-13 * std::fabs(vx_small));
 }
 
 namespace {
@@ -1058,13 +1084,11 @@ TEST(DeckKokkos, AtomSortingOnEqualsOff)
 ------------------------------------------------------------------------- */
 
 namespace {
-const char *const kInSpace =
-    "Pair granular/exact/kk: the neighbour list and the contact histories stay in the execution "
-    "space";
-const char *const kOnHost = "Pair granular/exact/kk: the neighbour list is built on the host";
-// the families of the neighbour store without `tangential coulomb`
-const char *const kInSpaceFamilies[] = {"classic",        "refined",      "catalogue_yade",
-                                        "catalogue_hertz", "refined_yade", "jkr_yade"};
+// the families without `tangential coulomb`, of both stores' forms (Jaeger's vertices and
+// 'history compact' in the compact form)
+const char *const kInSpaceFamilies[] = {"classic",         "refined",      "catalogue_yade",
+                                        "catalogue_hertz", "refined_yade", "jkr_yade",
+                                        "refined_compact", "jaeger_capacity16"};
 // the Kokkos exchange and atom sort in the execution space (on a host backend LAMMPS runs them
 // on the host unless told)
 const char *const kDeviceComm = " -pk kokkos newton off comm device sort device";
@@ -1093,14 +1117,6 @@ TEST(DeckKokkos, NewtonOffKeepsListAndHistoriesInTheExecutionSpace)
     }
   }
   // (`tangential coulomb` needs newton on, which keeps the histories on the host too)
-  for (const char *name : {"refined_compact", "jaeger_capacity16"}) {
-    const Family f = family(name);
-    const std::string out = std::string("in_space_refused_") + f.name;
-    run(f, 1, kKokkos1, out, 1, "off");
-    const std::string log = deck::read_text(out + ".log");
-    EXPECT_NE(log.find(kOnHost), std::string::npos) << out;
-    EXPECT_EQ(log.find(kInSpace), std::string::npos) << out;
-  }
   const std::string out = "in_space_refused_newton_on";
   run(family("refined"), 1, kKokkos1, out, 1, "on");
   EXPECT_NE(deck::read_text(out + ".log").find(std::string(kOnHost) +
@@ -1115,7 +1131,7 @@ TEST(DeckKokkos, NewtonOffKeepsListAndHistoriesInTheExecutionSpace)
 TEST(DeckKokkos, HistoriesInTheExecutionSpaceMigrateAndSortWithTheirAtoms)
 {
   GE_NEEDS_KOKKOS();
-  for (const char *name : {"refined", "catalogue_yade", "jkr_yade"}) {
+  for (const char *name : {"refined", "catalogue_yade", "jkr_yade", "jaeger_capacity16"}) {
     const Family f = family(name);
     SCOPED_TRACE(f.name);
     const int steps = 300;
@@ -1124,8 +1140,9 @@ TEST(DeckKokkos, HistoriesInTheExecutionSpaceMigrateAndSortWithTheirAtoms)
     for (int ranks : {2, 3}) {
       for (const char *comm : {"", kDeviceComm, kHostKokkosComm}) {
         // (LAMMPS' Kokkos exchange run on the host hands host buffers: the store takes the
-        // classic exchange then, once, for the refined family)
-        if (comm == kHostKokkosComm && f.name != "refined") continue;
+        // classic exchange then, once for each form of the store)
+        if (comm == kHostKokkosComm && f.name != "refined" && f.name != "jaeger_capacity16")
+          continue;
         const std::string out = p + "_np" + std::to_string(ranks) +
             (comm == kHostKokkosComm ? "_kokkos_host" : *comm ? "_device" : "_host");
         int moved = 0;
@@ -1153,7 +1170,7 @@ TEST(DeckKokkos, HistoriesInTheExecutionSpaceMigrateAndSortWithTheirAtoms)
 TEST(DeckKokkos, RestartsCrossBetweenTheHostAndTheStoreInTheExecutionSpace)
 {
   GE_NEEDS_KOKKOS();
-  for (const char *name : {"refined", "catalogue_yade"}) {
+  for (const char *name : {"refined", "catalogue_yade", "jaeger_capacity16"}) {
     const Family f = family(name);
     SCOPED_TRACE(f.name);
     const std::string p = std::string("in_space_restart_") + f.name;
@@ -1194,27 +1211,29 @@ TEST(DeckKokkos, RestartsCrossBetweenTheHostAndTheStoreInTheExecutionSpace)
 TEST(DeckKokkos, NothingCrossesWhereHistoriesStayInTheExecutionSpace)
 {
   GE_NEEDS_KOKKOS();
-  const Family f = family("refined");
-  const std::string log = run_deck("in_space_crossings", "variable packing_dir index " +
-                                       packing::kDecks + "\ninclude " + packing::kPacking + R"(
-neighbor 0.03 bin
-run 300
-dump local all local 100 in_space_crossings.pairs c_contacts[1]
-run 200
-)",
-                                   " " + packing_vars(f, 0, "off") + kKokkos1);
-  long n = 0;
-  const std::vector<long> plain = crossings_of_run(log, 0, &n);
-  ASSERT_EQ(plain.size(), 7u) << log;
-  EXPECT_GE(n, 3) << "the packing should rebuild its list several times";
-  EXPECT_EQ(plain[0], n + 1) << "builds: the setup's and the run's";
-  EXPECT_EQ(plain[1], 0) << "no copy to the execution space";
-  EXPECT_EQ(plain[2], 0) << "no copy to the host";
-  EXPECT_EQ(plain[6], 0) << "no atom data to the host";
-  const std::vector<long> dumped = crossings_of_run(log, 1, &n);
-  ASSERT_EQ(dumped.size(), 7u) << log;
-  EXPECT_EQ(dumped[1], 0);
-  EXPECT_EQ(dumped[4], 3) << "compute pair/local at steps 300, 400 and 500";
+  // (both forms of the store: the neighbour form, and the compact one with Jaeger's vertices)
+  for (const char *name : {"refined", "jaeger_capacity16"}) {
+    const Family f = family(name);
+    SCOPED_TRACE(f.name);
+    const std::string out = std::string("in_space_crossings_") + f.name;
+    const std::string log = run_deck(out, "variable packing_dir index " + packing::kDecks +
+                                              "\ninclude " + packing::kPacking +
+                                              "\nneighbor 0.03 bin\nrun 300\ndump local all "
+                                              "local 100 " + out + ".pairs c_contacts[1]\nrun 200\n",
+                                     " " + packing_vars(f, 0, "off") + kKokkos1);
+    long n = 0;
+    const std::vector<long> plain = crossings_of_run(log, 0, &n);
+    ASSERT_EQ(plain.size(), 7u) << log;
+    EXPECT_GE(n, 3) << "the packing should rebuild its list several times";
+    EXPECT_EQ(plain[0], n + 1) << "builds: the setup's and the run's";
+    EXPECT_EQ(plain[1], 0) << "no copy to the execution space";
+    EXPECT_EQ(plain[2], 0) << "no copy to the host";
+    EXPECT_EQ(plain[6], 0) << "no atom data to the host";
+    const std::vector<long> dumped = crossings_of_run(log, 1, &n);
+    ASSERT_EQ(dumped.size(), 7u) << log;
+    EXPECT_EQ(dumped[1], 0);
+    EXPECT_EQ(dumped[4], 3) << "compute pair/local at steps 300, 400 and 500";
+  }
 }
 
 // A law change between runs is carried over in the execution space's slots as the host style
@@ -1244,9 +1263,9 @@ TEST(DeckKokkos, LawChangesInTheExecutionSpaceEqualTheHostStyle)
     const std::string kk = std::string("in_space_law_change_kk_") + c.name;
     run_deck(host, deck, vars + " -var out " + host);
     const std::string log_kk = run_deck(kk, deck, vars + kKokkos1 + " -var out " + kk);
-    // (a Jaeger law's compact store stays when the law changes: LawChange tests the stores)
-    if (std::string(c.before).find("jaeger") == std::string::npos)
-      EXPECT_NE(log_kk.find(kInSpace), std::string::npos);
+    // (a Jaeger law's compact store stays when the law changes, in the execution space too)
+    EXPECT_NE(log_kk.find(kInSpace), std::string::npos);
+    EXPECT_EQ(log_kk.find(kOnHost), std::string::npos);
     EXPECT_NE(log_kk.find("while"), std::string::npos) << "the law change's warning";
     packing::expect_same_state(packing::read_state(host), packing::read_state(kk), 1e-10,
                                (std::string(c.name) + ": /kk vs host").c_str());

@@ -12,10 +12,13 @@
 #include "kokkos.h"
 #include "memory.h"
 #include "neighbor.h"
+#include "fix_contact_history_exact.h"
 #include "recorded_atom_id.h"
+#include "update.h"
 #include "utils.h"
 
 #include <algorithm>
+#include <exception>
 #include <vector>
 
 using namespace LAMMPS_NS;
@@ -25,16 +28,17 @@ namespace {
 typedef Kokkos::View<double *, LMPDeviceType, Kokkos::MemoryTraits<Kokkos::Unmanaged>> Buffer;
 
 // A partner for `atom`: the contact in `slot`, its state copied verbatim (the canonical
-// orientation). Counts beyond the room are still counted: the store grows to them and tries
-// again. ATOMIC: threads share atoms (on one thread a plain count: the atomic additions were
-// most of this kernel's time on one host core).
+// orientation), in the compact form with its items' count and the items it holds. Counts
+// beyond the room are still counted: the store grows to them and tries again. ATOMIC: threads
+// share atoms (on one thread a plain count: the atomic additions were most of this kernel's
+// time on one host core).
 template <bool ATOMIC> struct StoreSlotsAsPartners {
   HistorySlots slots;
   Kokkos::View<const tagint *, LMPDeviceType> tag;
   Kokkos::View<int *, LMPDeviceType> npartner;
   Kokkos::View<tagint **, LMPDeviceType::array_layout, LMPDeviceType> partner;
   Kokkos::View<double **, LMPDeviceType::array_layout, LMPDeviceType> values;
-  int nlocal, dnum, room;
+  int nlocal, dnum, width, nitem, room;
 
   KOKKOS_INLINE_FUNCTION void keep(int atom, tagint other, int slot) const
   {
@@ -43,7 +47,12 @@ template <bool ATOMIC> struct StoreSlotsAsPartners {
     else m = npartner(atom)++;
     if (m >= room) return;
     partner(atom, m) = other;
-    for (int k = 0; k < dnum; k++) values(atom, dnum * m + k) = slots.state(slot, k);
+    const int first = width * m;
+    for (int k = 0; k < dnum; k++) values(atom, first + k) = slots.state(slot, k);
+    if (nitem == 0) return;
+    const int n = slots.count(slot);
+    values(atom, first + dnum) = n;
+    for (int k = 0; k < nitem * n; k++) values(atom, first + dnum + 1 + k) = slots.items(slot, k);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int ii) const
   {
@@ -69,15 +78,15 @@ struct MostPartners {
 };
 
 // Each slot of a new list: the state its first atom keeps for the other (found by its ID), or
-// none. Every listed pair is looked up (not only those the builder flags as touching): a JKR
-// contact holds after its surfaces part.
+// none; in the compact form with its items. Every listed pair is looked up (not only those the
+// builder flags as touching): a JKR contact holds after its surfaces part.
 struct FillSlotsFromPartners {
   HistorySlots slots;
   Kokkos::View<const tagint *, LMPDeviceType> tag;
   Kokkos::View<const int *, LMPDeviceType> npartner;
   Kokkos::View<const tagint **, LMPDeviceType::array_layout, LMPDeviceType> partner;
   Kokkos::View<const double **, LMPDeviceType::array_layout, LMPDeviceType> values;
-  int dnum;
+  int dnum, width, nitem;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int ii) const
   {
@@ -90,17 +99,22 @@ struct FillSlotsFromPartners {
       while (m < n && partner(i, m) != other) m++;
       const bool held = m < n;
       slots.touch(slot) = held ? 1 : 0;
+      const int first = width * m;
       for (int k = 0; k < columns; k++)
-        slots.state(slot, k) = (held && k < dnum) ? values(i, dnum * m + k) : 0.0;
+        slots.state(slot, k) = (held && k < dnum) ? values(i, first + k) : 0.0;
+      if (nitem == 0) continue;
+      const int count = held ? static_cast<int>(values(i, first + dnum)) : 0;
+      slots.count(slot) = count;
+      for (int k = 0; k < nitem * count; k++) slots.items(slot, k) = values(i, first + dnum + 1 + k);
     }
   }
 };
 
 // An atom's data in an exchange buffer: its recorded ID, its partners' count, then each
-// partner's ID and values
-KOKKOS_INLINE_FUNCTION int packed_size(int n, int dnum)
+// partner's ID and values (`width` per partner)
+KOKKOS_INLINE_FUNCTION int packed_size(int n, int width)
 {
-  return 2 + n * (dnum + 1);
+  return 2 + n * (width + 1);
 }
 
 // Comm's Kokkos exchange: each sent atom's partners after the nsend offsets (the first nsend
@@ -114,7 +128,7 @@ struct PackExchange {
   Kokkos::View<tagint **, LMPDeviceType::array_layout, LMPDeviceType> partner;
   Kokkos::View<double **, LMPDeviceType::array_layout, LMPDeviceType> values;
   Buffer buf;
-  int nsend, dnum;
+  int nsend, width;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int s, int &offset, const bool final) const
   {
@@ -127,7 +141,7 @@ struct PackExchange {
       buf(m++) = d_ubuf(n).d;
       for (int p = 0; p < n; p++) {
         buf(m++) = d_ubuf(partner(i, p)).d;
-        for (int k = 0; k < dnum; k++) buf(m++) = values(i, dnum * p + k);
+        for (int k = 0; k < width; k++) buf(m++) = values(i, width * p + k);
       }
       const int j = copylist(s);
       if (j > -1) {
@@ -135,12 +149,12 @@ struct PackExchange {
         const int nj = npartner(j);
         for (int p = 0; p < nj; p++) {
           partner(i, p) = partner(j, p);
-          for (int k = 0; k < dnum; k++) values(i, dnum * p + k) = values(j, dnum * p + k);
+          for (int k = 0; k < width; k++) values(i, width * p + k) = values(j, width * p + k);
         }
         npartner(i) = nj;
       }
     }
-    offset += packed_size(n, dnum);
+    offset += packed_size(n, width);
   }
 };
 
@@ -173,7 +187,7 @@ struct UnpackExchange {
   Kokkos::View<tagint **, LMPDeviceType::array_layout, LMPDeviceType> partner;
   Kokkos::View<double **, LMPDeviceType::array_layout, LMPDeviceType> values;
   Buffer buf;
-  int nrecv1, nextrarecv1, dnum;
+  int nrecv1, nextrarecv1, width;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const
   {
@@ -185,7 +199,7 @@ struct UnpackExchange {
     npartner(i) = n;
     for (int p = 0; p < n; p++) {
       partner(i, p) = static_cast<tagint>(d_ubuf(buf(m++)).i);
-      for (int k = 0; k < dnum; k++) values(i, dnum * p + k) = buf(m++);
+      for (int k = 0; k < width; k++) values(i, width * p + k) = buf(m++);
     }
   }
 };
@@ -201,6 +215,22 @@ FixNeighHistoryExactKokkos::FixNeighHistoryExactKokkos(LAMMPS *lmp, int narg, ch
   // are the host store's, under its name, so a restart crosses between the two both ways
   delete[] style;
   style = utils::strdup("NEIGH_HISTORY/EXACT");
+  construct();
+}
+
+// (LAMMPS' neighbour history takes exactly its ID, group, style and values per contact)
+FixNeighHistoryExactKokkos::FixNeighHistoryExactKokkos(LAMMPS *lmp, char **arg,
+                                                       const PartnerItems &partner_items) :
+    FixNeighHistoryExact(lmp, 4, arg), items(partner_items)
+{
+  delete[] style;
+  style = utils::strdup("CONTACT_HISTORY/EXACT");
+  construct();
+}
+
+void FixNeighHistoryExactKokkos::construct()
+{
+  width = dnum + (items.held() ? 1 + items.nitem * items.room : 0);
 
   kokkosable = 1;
   exchange_comm_device = 1;
@@ -268,14 +298,14 @@ void FixNeighHistoryExactKokkos::resize_partners(int most)
   if (most <= maxpartner) return;
   maxpartner = most + most / 4 + 2;
   k_partner.resize(k_partner.extent(0), maxpartner);
-  k_values.resize(k_values.extent(0), static_cast<size_t>(dnum) * maxpartner);
+  reallocate_values(k_values.extent(0), maxpartner, true);
   update_maxexchange();
 }
 
 // the most doubles one atom sends in an exchange
 void FixNeighHistoryExactKokkos::update_maxexchange()
 {
-  maxexchange = packed_size(maxpartner, dnum) + 1;
+  maxexchange = packed_size(maxpartner, width) + 1;
 }
 
 // LAMMPS' Kokkos exchange run on the host ('-pk kokkos comm host') hands host buffers, which
@@ -314,6 +344,8 @@ void FixNeighHistoryExactKokkos::store_slots_as_partners(const HistorySlots &slo
   f.tag = atomKK->k_tag.view<LMPDeviceType>();
   f.nlocal = atom->nlocal;
   f.dnum = dnum;
+  f.width = width;
+  f.nitem = items.nitem;
   for (;;) {
     Kokkos::deep_copy(k_npartner.d_view, 0);
     f.npartner = k_npartner.d_view;
@@ -353,6 +385,8 @@ void FixNeighHistoryExactKokkos::fill_slots_from_partners(const HistorySlots &sl
   f.partner = k_partner.d_view;
   f.values = k_values.d_view;
   f.dnum = dnum;
+  f.width = width;
+  f.nitem = items.nitem;
   Kokkos::parallel_for("NEIGH_HISTORY/EXACT/KK:fill", Kokkos::RangePolicy<LMPDeviceType>(0, slots.inum), f);
 }
 
@@ -367,13 +401,40 @@ void FixNeighHistoryExactKokkos::grow_arrays(int nmax)
     k_recorded = decltype(k_recorded)("NEIGH_HISTORY/EXACT/KK:recorded", nmax);
     k_npartner = dual_count("NEIGH_HISTORY/EXACT/KK:npartner", nmax);
     k_partner = dual_partner("NEIGH_HISTORY/EXACT/KK:partner", nmax, columns);
-    k_values = dual_values("NEIGH_HISTORY/EXACT/KK:values", nmax, dnum * columns);
+    // (values for the partners counted so far, none before the first: a compact form's room
+    // of a large capacity would be allocated, and filled, at every growth while atoms are made)
+    reallocate_values(nmax, maxpartner, false);
     return;
   }
   k_recorded.resize(nmax);
   k_npartner.resize(nmax);
   k_partner.resize(nmax, k_partner.extent(1));
-  k_values.resize(nmax, k_values.extent(1));
+  reallocate_values(nmax, k_values.extent(1) / width, true);
+}
+
+// The partners' values for `atoms` atoms of `partners` each (their contents kept where asked).
+// The compact form keeps room for M + 1 vertices with each partner: a large M asks for more
+// than the execution space has, which Kokkos reports without naming M.
+void FixNeighHistoryExactKokkos::reallocate_values(size_t atoms, size_t partners, bool keep)
+{
+  const size_t columns = static_cast<size_t>(width) * partners;
+  try {
+    if (keep) k_values.resize(atoms, columns);
+    else k_values = dual_values("NEIGH_HISTORY/EXACT/KK:values", atoms, columns);
+  } catch (const std::exception &e) {
+    const double gib = double(atoms) * double(columns) * sizeof(double) / 1073741824.0;
+    if (items.held())
+      error->one(FLERR,
+                 "Fix {}: room for {} atoms of {} contacts each, with {} history items per "
+                 "contact ('tangential jaeger capacity M' keeps M + 1 vertices), {:.4g} GiB, "
+                 "which the execution space could not allocate ({}): give a smaller capacity "
+                 "(16 to 64 follow the Mindlin-Deresiewicz paths closely)",
+                 style, atoms, partners, items.room, gib, e.what());
+    error->one(FLERR,
+               "Fix {}: room for {} atoms of {} contacts each, {:.4g} GiB, which the execution "
+               "space could not allocate ({})",
+               style, atoms, partners, gib, e.what());
+  }
 }
 
 void FixNeighHistoryExactKokkos::copy_arrays(int i, int j, int /*delflag*/)
@@ -382,7 +443,7 @@ void FixNeighHistoryExactKokkos::copy_arrays(int i, int j, int /*delflag*/)
   const int n = k_npartner.h_view(i);
   for (int p = 0; p < n; p++) {
     k_partner.h_view(j, p) = k_partner.h_view(i, p);
-    for (int k = 0; k < dnum; k++) k_values.h_view(j, dnum * p + k) = k_values.h_view(i, dnum * p + k);
+    for (int k = 0; k < width; k++) k_values.h_view(j, width * p + k) = k_values.h_view(i, width * p + k);
   }
   k_npartner.h_view(j) = n;
   k_recorded.h_view(j) = k_recorded.h_view(i);
@@ -442,7 +503,7 @@ int FixNeighHistoryExactKokkos::pack_exchange_kokkos(const int &nsend, DAT::tdua
   f.values = k_values.d_view;
   f.buf = Buffer(k_buf.d_view.data(), k_buf.extent(0) * k_buf.extent(1));
   f.nsend = nsend;
-  f.dnum = dnum;
+  f.width = width;
   int total = 0;
   Kokkos::parallel_scan("NEIGH_HISTORY/EXACT/KK:pack", Kokkos::RangePolicy<LMPDeviceType>(0, nsend), f, total);
   modified_device();
@@ -472,7 +533,7 @@ void FixNeighHistoryExactKokkos::unpack_exchange_kokkos(DAT::tdual_xfloat_2d &k_
   f.buf = buf;
   f.nrecv1 = nrecv1;
   f.nextrarecv1 = nextrarecv1;
-  f.dnum = dnum;
+  f.width = width;
   Kokkos::parallel_for("NEIGH_HISTORY/EXACT/KK:unpack", Kokkos::RangePolicy<LMPDeviceType>(0, nrecv), f);
   modified_device();
 }
@@ -487,7 +548,7 @@ int FixNeighHistoryExactKokkos::pack_partners(int i, double *buf) const
   buf[m++] = n;
   for (int p = 0; p < n; p++) {
     buf[m++] = ubuf(k_partner.h_view(i, p)).d;
-    for (int k = 0; k < dnum; k++) buf[m++] = k_values.h_view(i, dnum * p + k);
+    for (int k = 0; k < width; k++) buf[m++] = k_values.h_view(i, width * p + k);
   }
   return m;
 }
@@ -508,7 +569,7 @@ int FixNeighHistoryExactKokkos::unpack_exchange(int nlocal, double *buf)
   int m = 2;
   for (int p = 0; p < n; p++) {
     k_partner.h_view(nlocal, p) = static_cast<tagint>(ubuf(buf[m++]).i);
-    for (int k = 0; k < dnum; k++) k_values.h_view(nlocal, dnum * p + k) = buf[m++];
+    for (int k = 0; k < width; k++) k_values.h_view(nlocal, width * p + k) = buf[m++];
   }
   k_npartner.h_view(nlocal) = n;
   modified_host();
@@ -529,14 +590,14 @@ int FixNeighHistoryExactKokkos::pack_restart(int i, double *buf)
 int FixNeighHistoryExactKokkos::size_restart(int i)
 {
   sync_host();
-  return packed_size(k_npartner.h_view(i), dnum);    // ([length, count, partners])
+  return packed_size(k_npartner.h_view(i), width);    // ([length, count, partners])
 }
 
 int FixNeighHistoryExactKokkos::maxsize_restart()
 {
   int most = 0;
   MPI_Allreduce(&maxpartner, &most, 1, MPI_INT, MPI_MAX, world);
-  return packed_size(most, dnum);
+  return packed_size(most, width);
 }
 
 /* ----------------------------------------------------------------------
@@ -551,20 +612,29 @@ bigint FixNeighHistoryExactKokkos::entries_held() const
   return n;
 }
 
+// the item values partner p of atom i holds (none in the neighbour form)
+int FixNeighHistoryExactKokkos::held_item_doubles(int i, int p) const
+{
+  if (!items.held()) return 0;
+  return items.nitem * static_cast<int>(k_values.h_view(i, width * p + count_column()));
+}
+
 void FixNeighHistoryExactKokkos::export_contacts(HeldContacts &out) const
 {
   sync_host();
   out.clear(dnum);
-  std::vector<double> values(dnum);
+  std::vector<double> values(width);
   for (int i = 0; i < atom->nlocal; i++) {
     for (int p = 0; p < k_npartner.h_view(i); p++) {
-      for (int k = 0; k < dnum; k++) values[k] = k_values.h_view(i, dnum * p + k);
-      out.add_contact(k_partner.h_view(i, p), values.data(), 0, nullptr);
+      for (int k = 0; k < width; k++) values[k] = k_values.h_view(i, width * p + k);
+      out.add_contact(k_partner.h_view(i, p), values.data(), held_item_doubles(i, p),
+                      values.data() + dnum + 1);
     }
     out.end_atom();
   }
 }
 
+// (the neighbour form keeps no items: LAMMPS' neighbour store does not either)
 void FixNeighHistoryExactKokkos::adopt_contacts(const HeldContacts &in)
 {
   if (in.width > dnum)
@@ -573,6 +643,7 @@ void FixNeighHistoryExactKokkos::adopt_contacts(const HeldContacts &in)
   const int nlocal = atom->nlocal;
   int most = 0;
   for (int i = 0; i < nlocal && i < in.atoms(); i++) most = MAX(most, in.contacts_of(i));
+  if (items.held()) make_room_for_items(in);
   sync_host();
   resize_partners(most);
   for (int i = 0; i < nlocal; i++) {
@@ -582,14 +653,113 @@ void FixNeighHistoryExactKokkos::adopt_contacts(const HeldContacts &in)
       const bigint c = in.first[i] + p;
       k_partner.h_view(i, p) = in.partner[c];
       for (int k = 0; k < dnum; k++)
-        k_values.h_view(i, dnum * p + k) = k < in.width ? in.fixed_of(c)[k] : 0.0;
+        k_values.h_view(i, width * p + k) = k < in.width ? in.fixed_of(c)[k] : 0.0;
+      if (!items.held()) continue;
+      const bigint held = in.item_values_of(c);
+      k_values.h_view(i, width * p + dnum) = static_cast<double>(held / items.nitem);
+      for (bigint k = 0; k < held; k++) k_values.h_view(i, width * p + dnum + 1 + k) = in.items_of(c)[k];
     }
   }
   modified_host();
+}
+
+// Room for the most items a contact taken in holds (a law change from a Jaeger law of a larger
+// capacity, or to a law without vertices: they go over to their laws at the first build), the
+// store empty until it takes them
+void FixNeighHistoryExactKokkos::make_room_for_items(const HeldContacts &in)
+{
+  bigint most = 0;
+  for (bigint c = 0; c < in.contacts(); c++) most = MAX(most, in.item_values_of(c));
+  const bigint room = (most + items.nitem - 1) / items.nitem;
+  if (room <= items.room) return;
+  if (room > (MAXSMALLINT - dnum - 1) / items.nitem / MAX(maxpartner, 1))
+    error->one(FLERR, "Fix {}: a contact taken in holds {} history items, more than a store in "
+                      "the execution space can make room for", style, room);
+  items.room = static_cast<int>(room);
+  width = dnum + 1 + items.nitem * items.room;
+  reallocate_values(k_values.extent(0), MAX(maxpartner, 1), false);
+  update_maxexchange();
 }
 
 double FixNeighHistoryExactKokkos::memory_usage()
 {
   return static_cast<double>(k_npartner.extent(0)) *
       (sizeof(int) + k_partner.extent(1) * sizeof(tagint) + k_values.extent(1) * sizeof(double));
+}
+
+/* ----------------------------------------------------------------------
+   the compact form: the restart data of the host's compact store
+------------------------------------------------------------------------- */
+
+namespace {
+constexpr int STORE_COMPACT = 1;    // (StoreRestartData::store)
+
+// the arguments after the values per contact: doubles per item and items per contact
+PartnerItems compact_items(LAMMPS *lmp, int narg, char **arg)
+{
+  if (narg != 6)
+    lmp->error->all(FLERR, "Illegal fix CONTACT_HISTORY/EXACT/KK command: expected <fixed "
+                           "values> <doubles per item> <items per contact>");
+  PartnerItems items;
+  items.nitem = utils::inumeric(FLERR, arg[4], false, lmp);
+  items.room = utils::inumeric(FLERR, arg[5], false, lmp);
+  if (items.nitem < 1 || items.room < 0)
+    lmp->error->all(FLERR, "Illegal fix CONTACT_HISTORY/EXACT/KK sizes {} {}", items.nitem,
+                    items.room);
+  return items;
+}
+}    // namespace
+
+FixContactHistoryExactKokkos::FixContactHistoryExactKokkos(LAMMPS *lmp, int narg, char **arg) :
+    FixNeighHistoryExactKokkos(lmp, arg, compact_items(lmp, narg, arg))
+{
+}
+
+void FixContactHistoryExactKokkos::write_restart(FILE *fp)
+{
+  if (update->whichflag != 0) pre_exchange();
+  EndedWork::write(fp, world, comm->me, client, STORE_COMPACT, dnum);
+}
+
+// [length, partners, doubles of the entries, then per partner: ID, count, fixed part, items]
+// (FixContactHistoryExact::pack_restart())
+int FixContactHistoryExactKokkos::pack_restart(int i, double *buf)
+{
+  sync_host();
+  const int n = k_npartner.h_view(i);
+  int m = 3;
+  for (int p = 0; p < n; p++) {
+    const int first = width * p;
+    buf[m++] = ubuf(k_partner.h_view(i, p)).d;
+    buf[m++] = k_values.h_view(i, first + dnum);
+    for (int k = 0; k < dnum; k++) buf[m++] = k_values.h_view(i, first + k);
+    const int held = held_item_doubles(i, p);
+    for (int k = 0; k < held; k++) buf[m++] = k_values.h_view(i, first + dnum + 1 + k);
+  }
+  buf[0] = m;
+  buf[1] = n;
+  buf[2] = m - 3;
+  return m;
+}
+
+void FixContactHistoryExactKokkos::unpack_restart(int nlocal, int nth)
+{
+  FixContactHistoryExact::read_restart_record(lmp, style, nlocal, nth, dnum, items.nitem,
+                                              ended_work.file.width, from_file,
+                                              have_file_contacts);
+}
+
+int FixContactHistoryExactKokkos::size_restart(int i)
+{
+  sync_host();
+  int m = 3;
+  for (int p = 0; p < k_npartner.h_view(i); p++) m += 2 + dnum + held_item_doubles(i, p);
+  return m;
+}
+
+int FixContactHistoryExactKokkos::maxsize_restart()
+{
+  int most = 0;
+  MPI_Allreduce(&maxpartner, &most, 1, MPI_INT, MPI_MAX, world);
+  return 3 + most * (2 + dnum + items.nitem * items.room);
 }

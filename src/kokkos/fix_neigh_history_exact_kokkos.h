@@ -25,7 +25,15 @@
    restart crosses between the host style and /kk both ways), and every
    check of the host store's reading applies.
 
+   The store of the compact form (FixContactHistoryExactKokkos, for the
+   Jaeger laws of `capacity M` and `history compact`) keeps with each partner
+   its fixed part, the count of its items and room for M + 1 of them (the
+   slots' layout), and writes the restart data of the host's compact store
+   (CONTACT_HISTORY/EXACT, src/lammps/fix_contact_history_exact.h), each
+   contact with the items it holds.
+
    fix ID all NEIGH_HISTORY/EXACT/KK <values per contact>   (made by the pair)
+   fix ID all CONTACT_HISTORY/EXACT/KK <fixed values> <doubles per item> <items per contact>
 ------------------------------------------------------------------------- */
 
 #ifndef GE_FIX_NEIGH_HISTORY_EXACT_KOKKOS_H
@@ -39,13 +47,23 @@ namespace LAMMPS_NS {
 
 // The slots of the pair's flattened half list, as the store fills and reads them: the list's
 // atoms, the first slot of each (offset, inum + 1 entries), each slot's neighbour (with
-// LAMMPS' bits), whether it holds a contact, and its state (at least `values` columns)
+// LAMMPS' bits), whether it holds a contact, and its state (at least `values` columns); for
+// the compact form also the count of its items and the items (room for the store's)
 struct HistorySlots {
   typedef LMPDeviceType device_type;
   Kokkos::View<const int *, LMPDeviceType> ilist, offset, neigh;
   Kokkos::View<int *, LMPDeviceType> touch;
   Kokkos::View<double **, LMPDeviceType::array_layout, LMPDeviceType> state;
+  Kokkos::View<int *, LMPDeviceType> count;
+  Kokkos::View<double **, Kokkos::LayoutRight, LMPDeviceType> items;
   int inum = 0;
+};
+
+// What a partner holds besides its fixed part (the compact form): items of `nitem` doubles,
+// room for `room` of them, after their count
+struct PartnerItems {
+  int nitem = 0, room = 0;
+  bool held() const { return nitem > 0; }
 };
 
 // What the store asks of the pair that made it
@@ -91,6 +109,10 @@ class FixNeighHistoryExactKokkos : public FixNeighHistoryExact, public KokkosBas
 
   HistorySlotsClient *slots_client = nullptr;    // the pair style that made this store
 
+  // the compact form: items per partner (none for the neighbour form) and their room
+  const PartnerItems &partner_items() const { return items; }
+  int item_doubles() const { return items.nitem * items.room; }
+
   // Each atom's ID when its histories were last keyed (PairGranularExact::check_atom_ids()),
   // kept here, where it travels with the atom in the execution space, instead of in a fix
   // property/atom (LAMMPS' Kokkos form of which has no exchange or sort in the execution space,
@@ -105,13 +127,27 @@ class FixNeighHistoryExactKokkos : public FixNeighHistoryExact, public KokkosBas
   typedef Kokkos::DualView<tagint **, LMPDeviceType::array_layout, LMPDeviceType> dual_partner;
   typedef Kokkos::DualView<double **, LMPDeviceType::array_layout, LMPDeviceType> dual_values;
 
- private:
+ protected:
+  // the form of the compact store (FixContactHistoryExactKokkos), its arguments after the first
+  FixNeighHistoryExactKokkos(class LAMMPS *, char **, const PartnerItems &);
+  PartnerItems items;
+  // doubles per partner: its fixed part (dnum), then, in the compact form, its items' count
+  // and room for them
+  int width = 0;
+  int count_column() const { return items.held() ? dnum : -1; }
+  int held_item_doubles(int i, int p) const;    // (the host copies: current)
+  void make_room_for_items(const HeldContacts &in);
+  void reallocate_values(size_t atoms, size_t partners, bool keep);
+
   // (mutable: the const host readers bring the host copies up to date first)
   mutable Kokkos::DualView<double *, LMPDeviceType> k_recorded;
   mutable dual_count k_npartner;
   mutable dual_partner k_partner;
   mutable dual_values k_values;
   void sync_host() const;
+
+ private:
+  void construct();
   int pack_partners(int i, double *buf) const;
   void modified_host();
   void sync_device();
@@ -121,6 +157,19 @@ class FixNeighHistoryExactKokkos : public FixNeighHistoryExact, public KokkosBas
   void store_slots_as_partners(const HistorySlots &slots);
   template <bool ATOMIC> void store_slots_as_partners(const HistorySlots &slots);
   void fill_slots_from_partners(const HistorySlots &slots);
+};
+
+// The compact form: the restart data of the host's compact store (every check of its reading
+// applies), its style name, and contacts with their items
+class FixContactHistoryExactKokkos : public FixNeighHistoryExactKokkos {
+ public:
+  FixContactHistoryExactKokkos(class LAMMPS *, int, char **);
+
+  void write_restart(FILE *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+  int size_restart(int) override;
+  int maxsize_restart() override;
 };
 
 }    // namespace LAMMPS_NS

@@ -25,6 +25,11 @@ Fix *neigh_history_exact_kokkos_creator(LAMMPS *lmp, int argc, char **argv)
   return new FixNeighHistoryExactKokkos(lmp, argc, argv);
 }
 
+Fix *contact_history_exact_kokkos_creator(LAMMPS *lmp, int argc, char **argv)
+{
+  return new FixContactHistoryExactKokkos(lmp, argc, argv);
+}
+
 Fix *wall_gran_exact_kokkos_creator(LAMMPS *lmp, int argc, char **argv)
 {
   return new FixWallGranExactKokkos(lmp, argc, argv);
@@ -57,6 +62,9 @@ void ge_register_kokkos_styles(void *lmp, void *handle, void *regfunc)
   plugin.name = "NEIGH_HISTORY/EXACT/KK";
   plugin.info = "GRANULAR-EXACT per-contact history in the Kokkos execution space (internal)";
   plugin.creator.v2 = (lammpsplugin_factory2 *) &neigh_history_exact_kokkos_creator;
+  (*register_plugin)(&plugin, lmp);
+  plugin.name = "CONTACT_HISTORY/EXACT/KK";    // (the compact form: Jaeger's items)
+  plugin.creator.v2 = (lammpsplugin_factory2 *) &contact_history_exact_kokkos_creator;
   (*register_plugin)(&plugin, lmp);
 
   // the walls: in the execution space where they have a form there (fix_wall_gran_exact_kokkos.h)

@@ -357,6 +357,7 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::init_style
       error->all(FLERR, "Pair granular/exact/kk: its history store in the execution space is "
                         "missing");
     store->slots_client = this;
+    nitems = store->item_doubles();    // (the slots of the setup's build hold the store's items)
     take_record_into_store();
   }
   auto request = neighbor->find_request(this);
@@ -389,10 +390,6 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::choose_whe
     kept_on_host = "granular/exact/kk/host runs in the host space of a GPU build";
   else if (force->newton_pair)
     kept_on_host = "newton on: give 'newton off' (the default of KOKKOS on a GPU)";
-  else if (wanted_history_mode() != HISTORY_NEIGH)
-    kept_on_host = any_law(TANGENTIAL_JAEGER)
-        ? "'tangential jaeger' keeps its records in the compact store"
-        : "'history compact' was asked for";
   else if (coulomb)
     kept_on_host = "the friction fix of 'tangential coulomb' reads the host store";
   else
@@ -475,17 +472,40 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::take_recor
   if (modify->get_fix_by_id(id_atom_ids)) modify->delete_fix(id_atom_ids);
 }
 
+// In the execution space the compact form keeps room for the most vertices a law holds
 template <class DeviceType>
-std::string PairGranularExactKokkos<DeviceType>::neigh_store_style() const
+std::string PairGranularExactKokkos<DeviceType>::history_store(int mode, int width) const
 {
-  return in_space ? "NEIGH_HISTORY/EXACT/KK" : PairGranularExact::neigh_store_style();
+  if (!in_space) return PairGranularExact::history_store(mode, width);
+  // (a store made anew keeps the room of the one it replaces: its contacts' vertices go over
+  // to their laws at the first build)
+  const FixNeighHistoryExactKokkos *store = store_in_space();
+  const int kept = store ? store->partner_items().room : 0;
+  if (mode == HISTORY_COMPACT)
+    return fmt::format("CONTACT_HISTORY/EXACT/KK {} {} {}", width, VERTEX_DOUBLES,
+                       MAX(jaeger_vertex_room(), kept));
+  return fmt::format("NEIGH_HISTORY/EXACT/KK {}", width);
+}
+
+// the vertices a slot has room for: M + 1 of the largest `capacity M` of the type pairs' laws
+template <class DeviceType> int PairGranularExactKokkos<DeviceType>::jaeger_vertex_room() const
+{
+  int room = 0;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++) {
+      if (!setflag[i][j] && !(setflag[i][i] && setflag[j][j])) continue;
+      const Law lw = law_in_use(i, j);
+      if (lw.tangential == TANGENTIAL_JAEGER) room = MAX(room, lw.jaeger.capacity + 1);
+    }
+  return room;
 }
 
 template <class DeviceType> bool PairGranularExactKokkos<DeviceType>::store_is_wanted_kind() const
 {
-  const bool store_in_space = dynamic_cast<const FixNeighHistoryExactKokkos *>(
-                                  static_cast<const Fix *>(fix_neigh)) != nullptr;
-  return fix_compact != nullptr || store_in_space == in_space;
+  const FixNeighHistoryExactKokkos *store = store_in_space();
+  if (fix_compact || store == nullptr) return !in_space;
+  return in_space &&
+      (!store->partner_items().held() || store->partner_items().room >= jaeger_vertex_room());
 }
 
 /* ----------------------------------------------------------------------
@@ -606,8 +626,9 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::upload_law
     }
   k_law.modify_host();
   k_law.template sync<DeviceType>();
-  nstate = (history_mode == HISTORY_COMPACT) ? fix_compact->nfixed : fix_neigh->get_dnum();
+  nstate = fix_compact ? fix_compact->nfixed : fix_neigh->get_dnum();
   nitems = any_law(TANGENTIAL_JAEGER) ? VERTEX_DOUBLES * (largest_capacity + 1) : 0;
+  if (in_space) nitems = store_in_space()->item_doubles();    // (the same: the store's room)
   laws_current = true;
 }
 
@@ -818,8 +839,12 @@ template <class DeviceType> HistorySlots PairGranularExactKokkos<DeviceType>::hi
 {
   HistorySlots slots;
   if constexpr (std::is_same<DeviceType, LMPDeviceType>::value) {
-    for (auto *view : {&k_ilist, &k_offset, &k_neigh, &k_touch}) view->template sync<DeviceType>();
+    for (auto *view : {&k_ilist, &k_offset, &k_neigh, &k_touch, &k_count})
+      view->template sync<DeviceType>();
     k_state.template sync<DeviceType>();
+    k_items.template sync<DeviceType>();
+    slots.count = k_count.template view<DeviceType>();
+    slots.items = k_items.template view<DeviceType>();
     slots.ilist = k_ilist.template view<DeviceType>();
     slots.offset = k_offset.template view<DeviceType>();
     slots.neigh = k_neigh.template view<DeviceType>();
@@ -867,8 +892,12 @@ template <class DeviceType> HistorySlots PairGranularExactKokkos<DeviceType>::sl
           const int i = list_atoms(ii);
           for (int jj = 0; jj < numneigh(i); jj++) neigh(offset(ii) + jj) = neighbors(i, jj);
         });
-    for (auto *view : {&k_ilist, &k_offset, &k_neigh, &k_touch}) view->template modify<DeviceType>();
+    for (auto *view : {&k_ilist, &k_offset, &k_neigh, &k_touch, &k_count})
+      view->template modify<DeviceType>();
     k_state.template modify<DeviceType>();
+    k_items.template modify<DeviceType>();
+    slots.count = k_count.template view<DeviceType>();
+    slots.items = k_items.template view<DeviceType>();
     slots.ilist = ilist;
     slots.offset = offset;
     slots.neigh = neigh;
@@ -992,19 +1021,45 @@ void PairGranularExactKokkos<DeviceType>::carry_contacts_to_their_laws(double *c
   const auto neigh = k_neigh.h_view;
   auto touch = k_touch.h_view;
   auto state = k_state.h_view;
+  const bool compact = store_in_space()->partner_items().held();
   double values[STATE];
   for (int ii = 0; ii < list->inum; ii++)
     for (int slot = offset(ii); slot < offset(ii + 1); slot++) {
       if (!touch(slot)) continue;
+      const int i = ilist(ii), j = neigh(slot) & NEIGHMASK;
+      if (compact) {
+        if (!carry_compact_contact_to_its_law(i, j, slot, counts)) touch(slot) = 0;
+        continue;
+      }
       for (int k = 0; k < nstate; k++) values[k] = state(slot, k);
-      if (!carry_contact_to_its_law(ilist(ii), neigh(slot) & NEIGHMASK, values, nstate, counts))
-        touch(slot) = 0;
+      if (!carry_contact_to_its_law(i, j, values, nstate, counts)) touch(slot) = 0;
       for (int k = 0; k < nstate; k++) state(slot, k) = values[k];
     }
-  k_touch.modify_host();
-  k_state.modify_host();
-  k_touch.template sync<DeviceType>();
-  k_state.template sync<DeviceType>();
+  for_each_history_view([](auto &view) {
+    view.modify_host();
+    view.template sync<DeviceType>();
+  });
+}
+
+// a contact of the compact form, with its vertices (the host style's carry_contacts_to_their_laws()
+// over a record of the compact store); false: the new law holds no contact there
+template <class DeviceType>
+bool PairGranularExactKokkos<DeviceType>::carry_compact_contact_to_its_law(int i, int j, int slot,
+                                                                          double *counts)
+{
+  const Law *from = nullptr;
+  double *count = law_change_count(i, j, counts, from);
+  if (count == nullptr) return true;
+  const ge::ContactBodies b = law_change_bodies(i, j);
+  double old_state[STATE] = {0.0}, new_state[STATE] = {0.0};
+  for (int k = 0; k < nstate; k++) old_state[k] = k_state.h_view(slot, k);
+  ge::JaegerHistory history{reinterpret_cast<ge::JaegerVertex *>(&k_items.h_view(slot, 0)),
+                            k_count.h_view(slot), MAX(1, nitems / VERTEX_DOUBLES)};
+  const bool lost = change_law(from, i, j, b, old_state, new_state, history, count);
+  if (lost) return false;
+  k_count.h_view(slot) = history.count;
+  for (int k = 0; k < nstate; k++) k_state.h_view(slot, k) = new_state[k];
+  return true;
 }
 
 // the slots on the host, with each list atom's row (once per force evaluation: host reads)
@@ -1012,8 +1067,9 @@ template <class DeviceType> void PairGranularExactKokkos<DeviceType>::copy_slots
 {
   if (host_slots_current) return;
   crossings.host_reads++;
-  for (auto *view : {&k_ilist, &k_offset, &k_neigh, &k_touch}) view->sync_host();
+  for (auto *view : {&k_ilist, &k_offset, &k_neigh, &k_touch, &k_count}) view->sync_host();
   k_state.sync_host();
+  k_items.sync_host();
   row_of_atom.assign(atom->nlocal + atom->nghost, -1);
   for (int ii = 0; ii < list->inum; ii++) row_of_atom[k_ilist.h_view(ii)] = ii;
   host_slots_current = true;
@@ -1043,7 +1099,11 @@ double PairGranularExactKokkos<DeviceType>::single_in_space(int i, int j, int it
   copy_slots_to_host();
   const int slot = slot_of_pair(i, j);
   if (slot < 0 || !k_touch.h_view(slot)) return 0.0;
-  double stored[STATE];
+  // (led by the header of a compact record, which a Jaeger contact's single() reads its count
+  // from: FixContactHistoryExact::count_of_state())
+  double record[1 + STATE];
+  record[0] = FixContactHistoryExact::header(k_count.h_view(slot), k_count.h_view(slot));
+  double *stored = record + 1;
   for (int k = 0; k < nstate; k++) stored[k] = k_state.h_view(slot, k);
   single_from_state(i, j, itype, jtype, rsq, stored, fforce);
   return 0.0;

@@ -167,9 +167,11 @@ class PairGranularExactKokkos : public PairGranularExact, public HistorySlotsCli
   void remove_history_store() override;
   void create_atom_id_fix() override;
   void take_record_into_store();
-  std::string neigh_store_style() const override;
+  std::string history_store(int mode, int width) const override;
+  int jaeger_vertex_room() const;
   bool store_is_wanted_kind() const override;
   void carry_contacts_to_their_laws(double *counts) override;
+  bool carry_compact_contact_to_its_law(int i, int j, int slot, double *counts);
   // host reads of the slots in the execution space (single()): a host copy per force
   // evaluation, with each list atom's row
   bool host_slots_current = false;

@@ -536,6 +536,17 @@ int FixContactHistoryExact::pack_restart(int i, double *buf)
 // style takes it.
 void FixContactHistoryExact::unpack_restart(int nlocal, int nth)
 {
+  read_restart_record(lmp, style, nlocal, nth, nfixed, nitem, ended_work.file.width, from_file,
+                      have_file_contacts);
+}
+
+// (also the reading of the compact store in the Kokkos execution space, whose data these are)
+void FixContactHistoryExact::read_restart_record(LAMMPS *lmp, const char *style, int nlocal,
+                                                 int nth, int nfixed, int nitem, int file_width,
+                                                 HeldContacts &from_file, bool &have_file_contacts)
+{
+  Atom *atom = lmp->atom;
+  Error *error = lmp->error;
   const tagint tag = atom->tag[nlocal];
   bigint begin, length;
   locate_restart_record(error, style, tag, atom->extra[nlocal], atom->nextra_store, nth, begin,
@@ -545,7 +556,7 @@ void FixContactHistoryExact::unpack_restart(int nlocal, int nth)
   const bigint n = rec.count("number of partners", 0, (length - 3) / 2);
   rec.count("length of the entries", length - 3, length - 3);
   if (nlocal == 0 || !have_file_contacts) {
-    from_file.clear(ended_work.file.width > 0 ? ended_work.file.width : nfixed);
+    from_file.clear(file_width > 0 ? file_width : nfixed);
     have_file_contacts = true;
   }
   while (from_file.atoms() < nlocal) from_file.end_atom();    // (atoms without a record)

@@ -89,6 +89,12 @@ class FixContactHistoryExact : public Fix {
   void adopt_contacts(const HeldContacts &in);
   // the contacts of the restart file this store was handed, moved to `out` (false: none)
   bool take_restart_contacts(HeldContacts &out);
+  // a per-atom restart record of this store's form, checked, appended to `from_file` (which
+  // the first record of a file clears; `file_width`: the fixed values the file's store data
+  // give, or 0)
+  static void read_restart_record(class LAMMPS *lmp, const char *style, int nlocal, int nth,
+                                  int nfixed, int nitem, int file_width, HeldContacts &from_file,
+                                  bool &have_file_contacts);
   // contacts with a record held by the owned atoms (between runs: since post_run())
   bigint entries_held() const;
   bigint **firstrecord = nullptr;    // firstrecord[i][jj]: offset of the contact's record, or -1

@@ -66,7 +66,8 @@ class FixNeighHistoryExact : public FixNeighHistory {
   // the pair style that made this store, for the work of dropped contacts (set by it)
   ContactHistoryClient *client = nullptr;
 
- private:
+ protected:
+  // a restart file's contacts, read (checked) until the pair style takes them
   HeldContacts from_file;
   bool have_file_contacts = false;
 };

@@ -248,7 +248,7 @@ template <class Store> void PairGranularExact::listed_work(Store store, double s
 
 void PairGranularExact::listed_work(double sums[2])
 {
-  if (history_mode == HISTORY_COMPACT)
+  if (fix_compact)
     listed_work(CompactStore{fix_compact}, sums);
   else
     listed_work(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue, fix_neigh->get_dnum()}, sums);
@@ -353,7 +353,7 @@ void PairGranularExact::compute(int eflag, int vflag)
   double tally[NEXTRA] = {0.0};
   // (the friction's share of the contact stress is tallied with the rest of the global vector)
   if (friction) friction->begin_contacts(eflag_global ? this : nullptr);
-  if (history_mode == HISTORY_COMPACT)
+  if (fix_compact)
     compute_contacts_of_kind(CompactStore{fix_compact}, advance, tally);
   else
     compute_contacts_of_kind(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue, fix_neigh->get_dnum()}, advance, tally);
@@ -377,7 +377,7 @@ void PairGranularExact::compute(int eflag, int vflag)
 
 void PairGranularExact::warn_doubtful_setup()
 {
-  if (history_mode == HISTORY_COMPACT)
+  if (fix_compact)
     warn_large_overlaps(CompactStore{fix_compact});
   else
     warn_large_overlaps(NeighStore{fix_neigh->firstflag, fix_neigh->firstvalue, fix_neigh->get_dnum()});
@@ -1458,7 +1458,7 @@ void PairGranularExact::single_linear(int p, int q, const Law &lw, const double 
 
 const double *PairGranularExact::stored_state(int i, int slot) const
 {
-  if (history_mode == HISTORY_COMPACT) {
+  if (fix_compact) {
     const bigint offset = fix_compact->firstrecord[i][slot];
     return offset < 0 ? nullptr : fix_compact->state(offset);
   }

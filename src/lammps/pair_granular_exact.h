@@ -153,7 +153,7 @@ class PairGranularExact : public Pair,
   virtual void remove_history_store();
   // the fix style of the neighbour store (a Kokkos variant may keep its own, which writes the
   // same restart data), and whether the store made is the kind this run wants
-  virtual std::string neigh_store_style() const { return "NEIGH_HISTORY/EXACT"; }
+  virtual std::string history_store(int mode, int width) const;
   virtual bool store_is_wanted_kind() const { return true; }
   bool take_restart_contacts(HeldContacts &held);
   void adopt_contacts(const HeldContacts &held);

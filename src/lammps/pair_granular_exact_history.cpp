@@ -81,9 +81,7 @@ int PairGranularExact::wanted_history_mode() const
       for (int j = i; j <= atom->ntypes; j++)
         if (setflag[i][j] && is_coulomb(law[i][j])) return HISTORY_NEIGH;
   }
-  if (fix_compact) return HISTORY_COMPACT;
-  if (fix_neigh) return HISTORY_NEIGH;
-  return history_mode;
+  return history_mode;    // (the store's, or the restart file's)
 }
 
 int PairGranularExact::store_width() const
@@ -91,6 +89,14 @@ int PairGranularExact::store_width() const
   if (fix_compact) return fix_compact->nfixed;
   if (fix_neigh) return fix_neigh->get_dnum();
   return laws_store_width(wanted_history_mode());
+}
+
+// the style and arguments of the store of `mode` with `width` values per contact
+std::string PairGranularExact::history_store(int mode, int width) const
+{
+  if (mode == HISTORY_COMPACT)
+    return fmt::format("{} {} {}", store_style(mode), width, VERTEX_DOUBLES);
+  return fmt::format("{} {}", store_style(mode), width);
 }
 
 // the store of `mode` with `width` values per contact, in the placeholder's place
@@ -102,14 +108,11 @@ Fix *PairGranularExact::make_history_store(int mode, int width)
                "the place of the history fix; give 'pair_style none', then the pair style and "
                "its pair_coeff again",
                id_history);
-  const std::string cmd = mode == HISTORY_COMPACT
-      ? fmt::format("{} all {} {} {}", id_history, store_style(mode), width, VERTEX_DOUBLES)
-      : fmt::format("{} all {} {}", id_history, neigh_store_style(), width);
+  const std::string cmd = id_history + " all " + history_store(mode, width);
   Fix *fix = modify->replace_fix(id_history + "_DUMMY", cmd, 1);
-  fix_neigh = nullptr;
-  fix_compact = nullptr;
-  if (mode == HISTORY_COMPACT) fix_compact = dynamic_cast<FixContactHistoryExact *>(fix);
-  else fix_neigh = dynamic_cast<FixNeighHistoryExact *>(fix);
+  // (a store of the compact form may be one of LAMMPS' neighbour store's kind: the Kokkos one)
+  fix_compact = dynamic_cast<FixContactHistoryExact *>(fix);
+  fix_neigh = fix_compact ? nullptr : dynamic_cast<FixNeighHistoryExact *>(fix);
   if (fix_compact) {
     fix_compact->pair = this;
     fix_compact->client = this;

@@ -16,6 +16,7 @@
 #include "utils.h"
 
 #include <cstring>
+#include <exception>
 
 using namespace LAMMPS_NS;
 using ge::Vec3;
@@ -31,10 +32,14 @@ constexpr int TOTALS = 7;
 constexpr int VIRIAL = TOTALS;
 constexpr int NSUMS = TOTALS + 6;
 constexpr int COLUMNS = 9;
+constexpr int VERTEX_DOUBLES = int(sizeof(ge::JaegerVertex) / sizeof(double));
+// a Jaeger row: the host fix's record (FixWallGranExact::jaeger_records), count then state
+constexpr int JAEGER_COUNT = 0, JAEGER_STATE = 1;
 
 /* ----------------------------------------------------------------------
    one step of the wall's contacts: one thread per owned atom, each contact advanced as the host
-   fix's post_force() does (FixWallGranExact::contact(), on a plane or the cylinder)
+   fix's post_force() does (FixWallGranExact::contact() or jaeger_contact(), on a plane or the
+   cylinder)
 ------------------------------------------------------------------------- */
 
 struct WallContacts {
@@ -57,11 +62,21 @@ struct WallContacts {
   ge::WallPointMotion whole;    // the wall's motion at the middle of the step
   double shift, shear_velocity, dt;
   int groupbit, width;
+  int jaeger_room, jaeger_vertices;    // Jaeger rows: room for vertices, where they start
   bool turning, cylinder, advance, virial;
 
   KOKKOS_INLINE_FUNCTION double body_mass(int i) const
   {
     return (clump_mass.extent(0) > 0 && clump_mass(i) > 0.0) ? clump_mass(i) : rmass(i);
+  }
+
+  // FixWallGranExact::end_contact(): the row cleared, written only where it holds a contact
+  // (most spheres touch no wall: their rows are read, not written, each step)
+  KOKKOS_INLINE_FUNCTION void end_contact(double *h) const
+  {
+    int k = 0;
+    while (k < width && h[k] == 0.0 && !Kokkos::signbit(h[k])) k++;    // (+0 as the host's)
+    for (; k < width; k++) h[k] = 0.0;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i, value_type sums) const
@@ -74,11 +89,12 @@ struct WallContacts {
                                 rmass(i)};
     const ge::WallTouch t = ge::touch_wall(wall, sphere.x, sphere.radius, shift);
     double *h = &history(i, 0);    // (a row: LayoutRight)
+    double *state = jaeger_room > 0 ? h + JAEGER_STATE : h;
     // (wall.holds_apart first: a law that never holds apart reads no state here)
     if (!t.touching &&
         !(wall.holds_apart &&
-          ge::wall_contact_holds_apart(law, t, sphere.radius, h[ge::CS_NORMAL]))) {
-      for (int k = 0; k < width; k++) h[k] = 0.0;    // FixWallGranExact::end_contact()
+          ge::wall_contact_holds_apart(law, t, sphere.radius, state[ge::CS_NORMAL]))) {
+      end_contact(h);
       return;
     }
     const ge::WallPointMotion point =
@@ -87,7 +103,16 @@ struct WallContacts {
     const ge::ContactBodies b =
         ge::wall_contact_bodies(law, cylinder, t, sphere, point, mass, dt, advance);
     ge::ContactResult r;
-    ge::contact_step(law, b, h, nullptr, r);
+    if (jaeger_room > 0) {
+      // FixWallGranExact::jaeger_contact(), its record never short of room (M + 1 vertices)
+      ge::JaegerHistory vertices{reinterpret_cast<ge::JaegerVertex *>(h + jaeger_vertices),
+                                 static_cast<int>(h[JAEGER_COUNT]), jaeger_room};
+      ge::contact_step(law, b, state, &vertices, r);
+      h[JAEGER_COUNT] = vertices.count;
+      sums[5] += vertices.count;
+    } else {
+      ge::contact_step(law, b, h, nullptr, r);
+    }
 
     // FixWallGranExact::apply_wall_force()
     const Vec3 on_i = r.force_i, turn_i = r.torque_i - r.moment;
@@ -138,8 +163,8 @@ FixWallGranExactKokkos::FixWallGranExactKokkos(LAMMPS *lmp, int narg, char **arg
   atomKK = (AtomKokkos *) atom;
   if (wallstyle == REGION)
     kept_on_host = "a region wall";
-  else if (jaeger())
-    kept_on_host = "the Jaeger law (its records have any length)";
+  else if (jaeger() && law.jaeger.capacity <= 0)
+    kept_on_host = "the Jaeger law without 'capacity M' (its records have any length)";
   else if (ge::is_coulomb(law))
     kept_on_host = "'tangential coulomb' (its friction is solved on the host)";
   if (!in_space()) return;    // the host fix, as it is
@@ -152,7 +177,17 @@ FixWallGranExactKokkos::FixWallGranExactKokkos(LAMMPS *lmp, int narg, char **arg
       RMASS_MASK | MASK_MASK;
   datamask_modify = F_MASK | TORQUE_MASK;
 
-  // the host fix's per-atom arrays give way to views, whose host copies they become
+  // the host fix's per-atom arrays give way to views, whose host copies they become; a Jaeger
+  // record is a row of fixed width (the host fix's records, the host copy's rows)
+  if (jaeger()) {
+    jaeger_room = law.jaeger.capacity + 1;
+    row_width = jaeger_vertices + VERTEX_DOUBLES * jaeger_room;
+    std::vector<std::vector<double>>().swap(jaeger_records);
+    maxexchange_dynamic = 0;
+    maxexchange = 1 + row_width;    // (on the host: the record's size, then the record)
+  } else {
+    row_width = history_width;
+  }
   memory->destroy(history);
   memory->destroy(contact_output);
   history = nullptr;
@@ -188,7 +223,7 @@ void FixWallGranExactKokkos::init()
       error->warning(FLERR,
                      "Fix {} wall/gran/exact/kk: {} has no form in the execution space (there: "
                      "xplane, yplane, zplane and zcylinder walls with the linear and catalogue "
-                     "laws); this wall runs on the host, so every step copies the atom data to "
+                     "laws and Jaeger's with 'capacity M'); this wall runs on the host, so every step copies the atom data to "
                      "the host and back, and LAMMPS sorts and exchanges the atoms on the host",
                      id, kept_on_host);
     return;
@@ -278,7 +313,9 @@ void FixWallGranExactKokkos::wall_contacts_in_space(bool advance, double *sums)
   c.shear_velocity = shear_velocity;
   c.dt = update->dt;
   c.groupbit = groupbit;
-  c.width = history_width;
+  c.width = row_width;
+  c.jaeger_room = jaeger_room;
+  c.jaeger_vertices = jaeger_vertices;
   c.turning = rotating_cylinder();
   c.cylinder = wallstyle == ZCYLINDER;
   c.advance = advance;
@@ -350,11 +387,28 @@ void FixWallGranExactKokkos::grow_arrays(int nmax)
     FixWallGranExact::grow_arrays(nmax);
     return;
   }
-  memoryKK->grow_kokkos(k_history, history, nmax, history_width, "wall/gran/exact/kk:history");
+  allocate_rows(nmax);
   if (peratom_flag) {
     memoryKK->grow_kokkos(k_contacts, contact_output, nmax, CONTACT_COLUMNS,
                           "wall/gran/exact/kk:contacts");
     array_atom = contact_output;
+  }
+}
+
+// (a capacity M keeps M + 1 vertices in every atom's row: a large M may not fit)
+void FixWallGranExactKokkos::allocate_rows(int nmax)
+{
+  try {
+    memoryKK->grow_kokkos(k_history, history, nmax, row_width, "wall/gran/exact/kk:history");
+  } catch (std::exception &e) {
+    error->one(FLERR,
+               "Fix {} wall/gran/exact/kk: the wall histories of {} atoms, {} doubles each{}, "
+               "do not fit in the execution space's memory ({}); use a smaller capacity or the "
+               "host fix", id, nmax, row_width,
+               jaeger() ? fmt::format(" (room for the {} vertices of 'capacity {}')",
+                                      jaeger_room, law.jaeger.capacity)
+                        : std::string(),
+               e.what());
   }
 }
 
@@ -365,7 +419,14 @@ void FixWallGranExactKokkos::copy_arrays(int i, int j, int delflag)
     return;
   }
   sync_history_to_host();
-  FixWallGranExact::copy_arrays(i, j, delflag);
+  if (jaeger()) {
+    // (the host fix's for Jaeger moves records, not rows)
+    if (contact_output)
+      for (int k = 0; k < CONTACT_COLUMNS; k++) contact_output[j][k] = contact_output[i][k];
+    for (int k = 0; k < row_width; k++) history[j][k] = history[i][k];
+  } else {
+    FixWallGranExact::copy_arrays(i, j, delflag);
+  }
   modified_history_on_host();
 }
 
@@ -376,8 +437,59 @@ void FixWallGranExactKokkos::set_arrays(int i)
     return;
   }
   sync_history_to_host();
-  FixWallGranExact::set_arrays(i);
+  if (jaeger()) {
+    if (contact_output)
+      for (int k = 0; k < CONTACT_COLUMNS; k++) contact_output[i][k] = 0.0;
+    clear_row(i);
+  } else {
+    FixWallGranExact::set_arrays(i);
+  }
   modified_history_on_host();
+}
+
+void FixWallGranExactKokkos::clear_row(int i)
+{
+  for (int k = 0; k < row_width; k++) history[i][k] = 0.0;
+}
+
+/* ----------------------------------------------------------------------
+   a Jaeger row on the host as the host fix's per-atom data: the record's size, then the record
+   [count, state, vertices], its vertices only those it holds (an atom without a contact: size
+   0, as the host fix's empty record)
+------------------------------------------------------------------------- */
+
+int FixWallGranExactKokkos::record_doubles(int i) const
+{
+  const double *row = history[i];
+  const int count = static_cast<int>(row[JAEGER_COUNT]);
+  const bool held = count > 0 || ge::jaeger_frame_set(row + JAEGER_STATE);
+  return held ? jaeger_vertices + VERTEX_DOUBLES * count : 0;
+}
+
+int FixWallGranExactKokkos::pack_record(int i, double *buf) const
+{
+  const int size = record_doubles(i);
+  buf[0] = size;
+  for (int k = 0; k < size; k++) buf[1 + k] = history[i][k];
+  return 1 + size;
+}
+
+int FixWallGranExactKokkos::unpack_record(int i, const double *buf)
+{
+  const int size = static_cast<int>(buf[0]);
+  const int count = size > 0 ? static_cast<int>(buf[1 + JAEGER_COUNT]) : 0;
+  // (a record of the host fix holds room beyond its vertices; its size is what it holds)
+  if (size != 0 && (size < jaeger_vertices || count < 0 || count > jaeger_room ||
+                    size < jaeger_vertices + VERTEX_DOUBLES * count))
+    error->one(FLERR,
+               "Fix {} wall/gran/exact/kk: a wall contact's Jaeger record of {} doubles with {} "
+               "vertices does not fit a row of 'capacity {}' (room for {} vertices after {} "
+               "doubles of state); continue it with the capacity that wrote it or larger",
+               id, size, count, law.jaeger.capacity, jaeger_room, jaeger_vertices);
+  clear_row(i);
+  const int held = size > 0 ? jaeger_vertices + VERTEX_DOUBLES * count : 0;
+  for (int k = 0; k < held; k++) history[i][k] = buf[1 + k];
+  return 1 + size;
 }
 
 void FixWallGranExactKokkos::sort_kokkos(Kokkos::BinSort<KeyViewType, BinOp> &sorter)
@@ -391,7 +503,7 @@ void FixWallGranExactKokkos::sort_kokkos(Kokkos::BinSort<KeyViewType, BinOp> &so
    migration: in the execution space (Comm's Kokkos exchange), or on the host
 ------------------------------------------------------------------------- */
 
-// Each sent atom's history_width doubles, in the order of the send list; the atoms that fill
+// Each sent atom's row_width doubles, in the order of the send list; the atoms that fill
 // the holes the sent ones leave (copylist) take their place
 int FixWallGranExactKokkos::pack_exchange_kokkos(const int &nsend, DAT::tdual_xfloat_2d &k_buf,
                                                  DAT::tdual_int_1d k_sendlist,
@@ -406,7 +518,7 @@ int FixWallGranExactKokkos::pack_exchange_kokkos(const int &nsend, DAT::tdual_xf
   const auto sendlist = k_sendlist.d_view;
   const auto copylist = k_copylist.d_view;
   const Buffer buf(k_buf.d_view.data(), k_buf.extent(0) * k_buf.extent(1));
-  const int width = history_width;
+  const int width = row_width;
   Kokkos::parallel_for(
       "wall/gran/exact/kk:pack", Kokkos::RangePolicy<LMPDeviceType>(0, nsend),
       KOKKOS_LAMBDA(const int s) {
@@ -432,7 +544,7 @@ void FixWallGranExactKokkos::unpack_exchange_kokkos(DAT::tdual_xfloat_2d &k_buf,
   const auto hist = k_history.d_view;
   const auto indices = k_indices.d_view;
   const Buffer buf(k_buf.d_view.data(), k_buf.extent(0) * k_buf.extent(1));
-  const int width = history_width;
+  const int width = row_width;
   Kokkos::parallel_for(
       "wall/gran/exact/kk:unpack", Kokkos::RangePolicy<LMPDeviceType>(0, nrecv),
       KOKKOS_LAMBDA(const int r) {
@@ -446,15 +558,17 @@ void FixWallGranExactKokkos::unpack_exchange_kokkos(DAT::tdual_xfloat_2d &k_buf,
 
 int FixWallGranExactKokkos::pack_exchange(int i, double *buf)
 {
-  if (in_space()) sync_history_to_host();
-  return FixWallGranExact::pack_exchange(i, buf);
+  if (!in_space()) return FixWallGranExact::pack_exchange(i, buf);
+  sync_history_to_host();
+  return jaeger() ? pack_record(i, buf) : FixWallGranExact::pack_exchange(i, buf);
 }
 
 int FixWallGranExactKokkos::unpack_exchange(int nlocal, double *buf)
 {
   if (!in_space()) return FixWallGranExact::unpack_exchange(nlocal, buf);
   sync_history_to_host();
-  const int m = FixWallGranExact::unpack_exchange(nlocal, buf);
+  const int m = jaeger() ? unpack_record(nlocal, buf)
+                         : FixWallGranExact::unpack_exchange(nlocal, buf);
   modified_history_on_host();
   return m;
 }
@@ -465,8 +579,12 @@ int FixWallGranExactKokkos::unpack_exchange(int nlocal, double *buf)
 
 int FixWallGranExactKokkos::pack_restart(int i, double *buf)
 {
-  if (in_space()) sync_history_to_host();
-  return FixWallGranExact::pack_restart(i, buf);
+  if (!in_space()) return FixWallGranExact::pack_restart(i, buf);
+  sync_history_to_host();
+  if (!jaeger()) return FixWallGranExact::pack_restart(i, buf);
+  const int m = pack_record(i, buf + 1);
+  buf[0] = m + 1;    // the count first: other fixes skip this block by it
+  return m + 1;
 }
 
 void FixWallGranExactKokkos::unpack_restart(int nlocal, int nth)
@@ -476,8 +594,28 @@ void FixWallGranExactKokkos::unpack_restart(int nlocal, int nth)
     return;
   }
   sync_history_to_host();
-  FixWallGranExact::unpack_restart(nlocal, nth);
+  if (!jaeger()) {
+    FixWallGranExact::unpack_restart(nlocal, nth);
+  } else if (!skip_peratom_restart) {    // (the host fix's reading: skipped for another wall's)
+    double **extra = atom->extra;
+    int m = 0;
+    for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
+    unpack_record(nlocal, &extra[nlocal][m + 1]);
+  }
   modified_history_on_host();
+}
+
+int FixWallGranExactKokkos::size_restart(int nlocal)
+{
+  if (!in_space() || !jaeger()) return FixWallGranExact::size_restart(nlocal);
+  sync_history_to_host();
+  return 2 + record_doubles(nlocal);
+}
+
+int FixWallGranExactKokkos::maxsize_restart()
+{
+  if (!in_space() || !jaeger()) return FixWallGranExact::maxsize_restart();
+  return 2 + row_width;
 }
 
 double FixWallGranExactKokkos::memory_usage()

@@ -5,7 +5,9 @@
 
    In the execution space: planes (xplane, yplane, zplane) and the zcylinder,
    at rest, wiggled or sheared, with every law of fixed-size state (hooke +
-   classic or refined, the catalogue with the Yade moments, JKR). Each sphere
+   classic or refined, the catalogue with the Yade moments, JKR) and the
+   Jaeger law of `capacity M` (its record in a row with room for M + 1
+   vertices, the host fix's layout: count, state, vertices). Each sphere
    of the group is one thread: it finds its wall point (ge::touch_wall(),
    src/contact/wall_geometry.hpp, the host fix's own geometry) and advances
    its contact by ge::contact_step(), its history a row of a view that the
@@ -15,8 +17,8 @@
    to the host after each step (the one crossing a step makes, where it is
    asked for).
 
-   A region wall, the Jaeger law (records of any length) and `tangential
-   coulomb` (solved by the pair's friction fix on the host) have no form
+   A region wall, the Jaeger law without a capacity (records of any length)
+   and `tangential coulomb` (solved by the pair's friction fix on the host) have no form
    here: such a wall runs as the host fix, and says so once with what that
    costs.
 
@@ -59,6 +61,8 @@ class FixWallGranExactKokkos : public FixWallGranExact, public KokkosBase {
                               int nrecv1, int nextrarecv1, ExecutionSpace space) override;
   int pack_restart(int, double *) override;
   void unpack_restart(int, int) override;
+  int size_restart(int) override;
+  int maxsize_restart() override;
 
   // (public: it launches a Kokkos kernel, which CUDA allows only in public member functions)
   void wall_contacts_in_space(bool advance, double *sums);
@@ -72,6 +76,18 @@ class FixWallGranExactKokkos : public FixWallGranExact, public KokkosBase {
   // per atom: the state of its wall contact (history_width doubles; the host fix's `history`
   // is the host copy's rows), this step's `contacts` output, its virial (per-atom virial only)
   dual_rows k_history, k_contacts, k_vatom;
+  // doubles per row of k_history: the law's state, or for Jaeger's law the host fix's record
+  // [count, state, vertices] with room for jaeger_room = M + 1 vertices
+  int row_width = 0;
+  int jaeger_room = 0;
+  void allocate_rows(int nmax);
+  // the Jaeger rows on the host in the host fix's per-atom form, [size, record (size doubles)]
+  // with the record's size 0 where the atom has no contact (what exchanges on the host and
+  // restart files carry)
+  int record_doubles(int i) const;
+  int pack_record(int i, double *buf) const;
+  int unpack_record(int i, const double *buf);
+  void clear_row(int i);
   Kokkos::DualView<double *, LMPDeviceType> k_clump_mass;    // rigid clumps' masses
 
   // What crossed between the execution space and the host in this run, said at its end

@@ -71,9 +71,15 @@ struct WallContacts {
   }
 
   // FixWallGranExact::end_contact(): the row cleared, written only where it holds a contact
-  // (most spheres touch no wall: their rows are read, not written, each step)
+  // (most spheres touch no wall: their rows are read, not written, each step). A Jaeger row
+  // holds one iff it has vertices or its frame is set: the first step of a touching contact
+  // sets the frame (ge::jaeger_press), and a row is otherwise only cleared or read back whole
+  // from a record, so the rest of its room (M + 1 vertices) need not be read.
   KOKKOS_INLINE_FUNCTION void end_contact(double *h) const
   {
+    if (jaeger_room > 0 && h[JAEGER_COUNT] == 0.0 && !Kokkos::signbit(h[JAEGER_COUNT]) &&
+        !ge::jaeger_frame_set(h + JAEGER_STATE))
+      return;
     int k = 0;
     while (k < width && h[k] == 0.0 && !Kokkos::signbit(h[k])) k++;    // (+0 as the host's)
     for (; k < width; k++) h[k] = 0.0;

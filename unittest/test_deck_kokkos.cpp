@@ -1546,6 +1546,46 @@ TEST(DeckKokkos, WallRestartsCrossBetweenTheHostAndTheExecutionSpace)
   }
 }
 
+// A Jaeger wall continued from a restart with a smaller capacity (16 -> 2): the records read
+// hold more vertices than the rows' room; the rows widen to keep them (with a warning that
+// gives the room and its bytes), and the next steps merge them down as the host fix's do: the
+// continued run equals the host fix's.
+TEST(DeckKokkos, WallJaegerRecordsOfALargerCapacityAreKept)
+{
+  GE_NEEDS_KOKKOS();
+  const WallCase c{"jaeger_capacity16", &packing::kWallPacking, "zplane 0 8 shear x 0.5",
+                   "wall 2e4 0.3"};
+  const std::string p = "kk_walls_capacity";
+  const int n = 150;
+  const std::string vars = wall_vars(c, n, "off");
+  const std::string file = p + ".restart";
+  run_deck(p + "_write",
+           "variable packing_dir index " + packing::kDecks + "\ninclude " + *c.deck + "\nrun " +
+               std::to_string(n) + "\nprint \"$(f_walls[6])\" file " + p + ".vertices\n" +
+               "write_restart " + file + "\n",
+           vars);
+  EXPECT_GT(std::stod(deck::read_text(p + ".vertices")), 128.0 * 3.0)
+      << "the walls' contacts should hold more vertices than capacity 2 keeps";
+  const std::string smaller = "fix walls all wall/gran/exact hertz 2e4 0.3 tangential jaeger "
+                              "0.5 capacity 2 ${walls_at} ${wall_material}\nrun " +
+      std::to_string(n) + "\nrun 0 post no\ninclude " + packing::kWriteState + "\n";
+  for (const char *where : {"host", "kk"}) {
+    const bool kk = std::string(where) == "kk";
+    const std::string log =
+        run_deck(p + "_" + where, packing::restarted_packing(file) + smaller,
+                 vars + " -var out " + p + "_" + where +
+                     (kk ? std::string(kKokkos1) + " -pk kokkos newton off" : ""));
+    if (kk) {
+      EXPECT_NE(log.find("more than 'capacity 2' keeps; every atom's row now has room for"),
+                std::string::npos)
+          << log;
+      EXPECT_EQ(log.find(kWallOnHost), std::string::npos) << log;
+    }
+  }
+  packing::expect_same_state(packing::read_state(p + "_host"), packing::read_state(p + "_kk"),
+                             1e-10, (p + ": capacity 16 -> 2 under the host fix and /kk").c_str());
+}
+
 // A region wall has no form in the execution space: the wall says so once and runs as the host
 // fix, with the host fix's results
 TEST(DeckKokkos, WallsWithoutAFormInTheExecutionSpaceRunOnTheHostAndSaySo)

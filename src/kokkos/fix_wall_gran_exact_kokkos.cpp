@@ -485,17 +485,40 @@ int FixWallGranExactKokkos::unpack_record(int i, const double *buf)
   const int size = static_cast<int>(buf[0]);
   const int count = size > 0 ? static_cast<int>(buf[1 + JAEGER_COUNT]) : 0;
   // (a record of the host fix holds room beyond its vertices; its size is what it holds)
-  if (size != 0 && (size < jaeger_vertices || count < 0 || count > jaeger_room ||
+  if (size != 0 && (size < jaeger_vertices || count < 0 ||
                     size < jaeger_vertices + VERTEX_DOUBLES * count))
     error->one(FLERR,
-               "Fix {} wall/gran/exact/kk: a wall contact's Jaeger record of {} doubles with {} "
-               "vertices does not fit a row of 'capacity {}' (room for {} vertices after {} "
-               "doubles of state); continue it with the capacity that wrote it or larger",
-               id, size, count, law.jaeger.capacity, jaeger_room, jaeger_vertices);
+               "Fix {} wall/gran/exact/kk: a wall contact's Jaeger record of {} doubles does "
+               "not hold its {} vertices after {} doubles of state (a damaged restart file?)",
+               id, size, count, jaeger_vertices);
+  // a record written with a larger capacity (a run continued with a smaller one) keeps its
+  // vertices until its next step merges them down, as the host fix's does: every row then has
+  // room for them
+  if (count + 1 > jaeger_room) widen_jaeger_rows(count + 1);
   clear_row(i);
   const int held = size > 0 ? jaeger_vertices + VERTEX_DOUBLES * count : 0;
   for (int k = 0; k < held; k++) history[i][k] = buf[1 + k];
   return 1 + size;
+}
+
+// Room for `room` vertices in every row (the rows' contents kept: a row's layout is its
+// prefix), said once with the memory it costs
+void FixWallGranExactKokkos::widen_jaeger_rows(int room)
+{
+  if (!widened_warned && comm->me == 0)
+    error->warning(FLERR,
+                   "Fix {} wall/gran/exact/kk: wall contacts read with up to {} vertices, more "
+                   "than 'capacity {}' keeps; every atom's row now has room for {} vertices "
+                   "({} bytes), and their next steps merge them down to the capacity",
+                   id, room - 1, law.jaeger.capacity, room,
+                   8 * (jaeger_vertices + VERTEX_DOUBLES * room));
+  widened_warned = true;
+  modified_history_on_host();    // (the host rows are the current ones: kept by the resize)
+  jaeger_room = room;
+  row_width = jaeger_vertices + VERTEX_DOUBLES * jaeger_room;
+  maxexchange = 1 + row_width;
+  allocate_rows(atom->nmax);
+  array_atom = contact_output;
 }
 
 void FixWallGranExactKokkos::sort_kokkos(Kokkos::BinSort<KeyViewType, BinOp> &sorter)

@@ -88,6 +88,8 @@ class FixWallGranExactKokkos : public FixWallGranExact, public KokkosBase {
   int pack_record(int i, double *buf) const;
   int unpack_record(int i, const double *buf);
   void clear_row(int i);
+  void widen_jaeger_rows(int room);
+  bool widened_warned = false;
   Kokkos::DualView<double *, LMPDeviceType> k_clump_mass;    // rigid clumps' masses
 
   // What crossed between the execution space and the host in this run, said at its end

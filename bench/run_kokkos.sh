@@ -19,7 +19,9 @@
 #                ratios need hooke_history)
 #   BENCH_WALLS  none (default) | plane: two z walls with the pair's law (in.bench_kokkos), in
 #                their Kokkos form under -k on | host: the Kokkos runs keep the package's walls
-#                on the host (LAMMPS' own wall for hooke_history stays in its Kokkos form)
+#                on the host (LAMMPS' own wall for hooke_history stays in its Kokkos form) |
+#                region: the package's walls as a region block with the same two faces (LAMMPS'
+#                Hooke keeps its planes) | regionhost: that region wall kept on the host
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$(cd "$root" && cd "${1:-build-kokkos-openmp}" && pwd)
@@ -53,6 +55,7 @@ for r in $(seq 1 "$repeats"); do
       # (OpenMP's thread count as Kokkos': with OMP_NUM_THREADS=1 two Kokkos threads ran slower)
       walls=${BENCH_WALLS:-none}
       { [ "$c" = host ] || [ "$law" = hooke_history ]; } && [ "$walls" = host ] && walls=plane
+      [ "$c" = host ] && [ "$walls" = regionhost ] && walls=region
       (cd "$root/bench" && OMP_NUM_THREADS=$threads "$lmp" -nocite -screen none -log "$log" "${args[@]}" -in in.bench_kokkos \
         -var law "$law" -var nsteps "$nsteps" -var scale "$scale" -var binsize "$binsize" -var skin "${BENCH_SKIN:-0.2}" \
         -var walls "$walls")

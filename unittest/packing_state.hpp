@@ -19,6 +19,7 @@ const std::string kPacking = kDecks + "/in.sheared_packing";
 const std::string kLoadedPacking = kDecks + "/in.loaded_packing";
 const std::string kWallPacking = kDecks + "/in.wall_packing";
 const std::string kCylinderPacking = kDecks + "/in.cylinder_packing";
+const std::string kRegionPacking = kDecks + "/in.region_packing";
 const std::string kWriteState = deck::source_path("unittest/decks/in.write_state");
 
 using deck::num;

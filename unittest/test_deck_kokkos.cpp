@@ -1315,13 +1315,22 @@ struct WallCase {
   const std::string *deck;
   const char *where;     // the wall style words (planes), or the cylinder's motion words
   const char *material;  // the 'wall ...' words, or ""
+  // the region packing's: the wall region's and the fill region's arguments, the push
+  const char *region = "", *fill = "", *push = "0.2";
 };
 
 std::string wall_vars(const WallCase &c, int nsteps, const char *newton)
 {
-  const std::string where_var = c.deck == &packing::kCylinderPacking ? "wall_motion" : "walls_at";
-  return packing_vars(family(c.family), nsteps, newton) + " -var wall_material \"" + c.material +
-      "\" -var " + where_var + " \"" + c.where + "\"";
+  const bool region = c.deck == &packing::kRegionPacking;
+  const std::string where_var = c.deck == &packing::kCylinderPacking ? "wall_motion"
+                                : region                             ? "wall_options"
+                                                                     : "walls_at";
+  std::string vars = packing_vars(family(c.family), nsteps, newton) + " -var wall_material \"" +
+      c.material + "\" -var " + where_var + " \"" + c.where + "\"";
+  if (region)
+    vars += std::string(" -var wall_region \"") + c.region + "\" -var fill_region \"" + c.fill +
+        "\" -var push " + c.push;
+  return vars;
 }
 
 // A wall packing in its own process(es): its state at the end; <out>.walls the walls' global
@@ -1414,7 +1423,28 @@ std::vector<long> wall_crossings(const std::string &log)
   if (at == std::string::npos) return {};
   return counts_after(log, at + std::strlen(kWallCrossings));
 }
+// A wall case run by the host fix and in the execution space at 1 thread (and 2): the same
+// atoms, contacts, totals, virial and per-atom outputs to 1e-10 after 300 steps; the wall ran in
+// the execution space, and no wall history and only the run setup's atom data went to the host
+void walls_in_space_equal_the_host_fix(const WallCase &c, const std::string &p, bool two_threads)
+{
+  wall_run(c, wall_vars(c, 300, "on"), "", p + "_host");
+  for (const char *how : {kKokkos1, kKokkos2}) {
+    if (how == kKokkos2 && !two_threads) continue;
+    const std::string out = p + (how == kKokkos1 ? "_kkt1" : "_kkt2");
+    wall_run(c, wall_vars(c, 300, "off"), how, out);
+    expect_same_walls(p + "_host", out, 1e-10);
+    const std::string log = deck::read_text(out + ".log");
+    EXPECT_EQ(log.find(kWallOnHost), std::string::npos) << out;
+    const std::vector<long> crossed = wall_crossings(log);
+    ASSERT_EQ(crossed.size(), 5u) << out << ": " << log;
+    EXPECT_EQ(crossed[0], 300) << out;
+    EXPECT_EQ(crossed[1], 0) << out << ": no wall history to the host";
+    EXPECT_EQ(crossed[2], 2) << out << ": atom data to the host at the run's setup only";
+  }
+}
 }    // namespace
+
 
 // The planes and the cylinder, at rest, wiggled and sheared (the cylinder turning about its
 // axis), with the linear laws, the catalogue with Yade moments, JKR (its contacts held apart)
@@ -1441,19 +1471,57 @@ TEST(DeckKokkos, WallsInTheExecutionSpaceEqualTheHostFix)
   for (const WallCase &c : cases) {
     const std::string p = "kk_walls_" + std::to_string(n++) + "_" + c.family;
     SCOPED_TRACE(p + ": " + c.where);
-    wall_run(c, wall_vars(c, 300, "on"), "", p + "_host");
-    for (const char *how : {kKokkos1, kKokkos2}) {
-      if (how == kKokkos2 && std::string(c.where).find("shear") == std::string::npos) continue;
-      const std::string out = p + (how == kKokkos1 ? "_kkt1" : "_kkt2");
-      wall_run(c, wall_vars(c, 300, "off"), how, out);
-      expect_same_walls(p + "_host", out, 1e-10);
-      const std::string log = deck::read_text(out + ".log");
-      EXPECT_EQ(log.find(kWallOnHost), std::string::npos) << out;
-      const std::vector<long> crossed = wall_crossings(log);
-      ASSERT_EQ(crossed.size(), 5u) << out << ": " << log;
-      EXPECT_EQ(crossed[0], 300) << out;
-      EXPECT_EQ(crossed[1], 0) << out << ": no wall history to the host";
-      EXPECT_EQ(crossed[2], 2) << out << ": atom data to the host at the run's setup only";
+    walls_in_space_equal_the_host_fix(c, p, std::string(c.where).find("shear") != std::string::npos);
+  }
+}
+
+// The region walls that have a form in the execution space, each against the faces it has:
+// a box rocking about z (spheres in its edges and corners touch two and three faces), a drum
+// turning about z with its end caps, a bowl swaying along x, a funnel (a cone from inside), a
+// tilted floor, a pillar and a turning bar from outside (their edges and rims), a cone about x
+// swaying along its axis
+const WallCase kRegionCases[] = {
+    {"refined", &packing::kRegionPacking, "contacts", "",
+     "block -5.1 5.1 -5.1 5.1 0.9 11.1 units box rotate v_theta 0 0 6 0 0 1",
+     "block -4.9 4.9 -4.9 4.9 1.1 10.9 units box", "-0.1"},
+    {"catalogue_yade", &packing::kRegionPacking, "contacts", "",
+     "cylinder z 0 0 5.1 0.9 11.1 units box rotate v_turn 0 0 0 0 0 1",
+     "cylinder z 0 0 4.7 1.1 10.9 units box", "-0.1"},
+    {"jkr_yade", &packing::kRegionPacking, "", "wall 1.8e4 0.3",
+     "sphere 0 0 6 5.3 units box move v_sway NULL NULL", "sphere 0 0 6 4.8 units box", "-0.1"},
+    {"classic", &packing::kRegionPacking, "contacts", "", "cone z 0 0 3.6 6.6 0.9 11.1 units box",
+     "cone z 0 0 3.2 6.2 1.1 10.9 units box", "-0.1"},
+    {"catalogue_hertz", &packing::kRegionPacking, "", "wall rigid",
+     "plane 0 0 0.5 0.1 0.05 1 units box", "block -7 7 -7 7 2.5 9 units box"},
+    {"refined_yade", &packing::kRegionPacking, "contacts", "",
+     "block -2 2 -2 2 4 8 units box side out",
+     "block -2.6 2.6 -2.6 2.6 3.4 8.6 units box side out", "-0.2"},
+    {"catalogue_yade", &packing::kRegionPacking, "", "",
+     "cylinder x 0 6 2 -4 4 units box side out rotate v_turn 0 0 6 1 0 0",
+     "cylinder x 0 6 2.6 -4.6 4.6 units box side out", "-0.2"},
+    {"catalogue_hertz", &packing::kRegionPacking, "contacts", "wall 2e4 0.3",
+     "cone x 0 6 3.5 6 -6.1 6.1 units box move v_sway NULL NULL",
+     "cone x 0 6 3.1 5.6 -5.9 5.9 units box", "-0.1"},
+};
+
+// Region walls in the execution space as the host fix runs them (which reads LAMMPS' own
+// region surfaces): the same atoms and contacts, the walls' totals, virial and per-atom
+// `contacts` to 1e-10 after 300 steps, at 1 thread and, for the moving regions, at 2; no wall
+// history went to the host. Spheres in the box's edges and corners touch several faces.
+TEST(DeckKokkos, RegionWallsInTheExecutionSpaceEqualTheHostFix)
+{
+  GE_NEEDS_KOKKOS();
+  int n = 0;
+  for (const WallCase &c : kRegionCases) {
+    const std::string p = "kk_regions_" + std::to_string(n++) + "_" + c.family;
+    SCOPED_TRACE(p + ": " + c.region);
+    walls_in_space_equal_the_host_fix(c, p, std::string(c.region).find(" v_") != std::string::npos);
+    if (n == 1) {
+      // (the dump's columns: id, x, then the `contacts` array: [0] the atom's wall contacts)
+      int most = 0;
+      for (const auto &[id, row] : deck::read_atom_dump(p + "_kkt1.wall_atoms"))
+        most = std::max(most, static_cast<int>(row.at(1)));
+      EXPECT_GE(most, 2) << "spheres in the box's edges touch two faces or more";
     }
   }
 }
@@ -1469,10 +1537,12 @@ TEST(DeckKokkos, WallHistoriesMigrateAndSortWithTheirAtoms)
   // Jaeger's rows go through the host exchange in the host fix's form)
   const WallCase cases[] = {
       {"catalogue_yade", &packing::kWallPacking, "zplane 0 8 shear x 0.5", ""},
-      {"jaeger_capacity16", &packing::kWallPacking, "zplane 0 8 shear x 0.5", "wall 2e4 0.3"}};
+      {"jaeger_capacity16", &packing::kWallPacking, "zplane 0 8 shear x 0.5", "wall 2e4 0.3"},
+      kRegionCases[1]};
   for (const WallCase &c : cases) {
   SCOPED_TRACE(c.family);
-  const std::string p = std::string("kk_walls_mpi_") + c.family;
+  const std::string p = std::string("kk_walls_mpi_") + c.family +
+      (c.deck == &packing::kRegionPacking ? "_region" : "");
   wall_run(c, wall_vars(c, 300, "on"), "", p + "_host");
   for (int ranks : {2, 3}) {
     for (const char *comm : {kDeviceComm, kHostKokkosComm}) {
@@ -1508,10 +1578,18 @@ TEST(DeckKokkos, WallRestartsCrossBetweenTheHostAndTheExecutionSpace)
   GE_NEEDS_KOKKOS();
   const WallCase cases[] = {
       {"catalogue_yade", &packing::kWallPacking, "zplane 0 8 shear x 0.5", ""},
-      {"jaeger_capacity16", &packing::kWallPacking, "zplane 0 8 shear x 0.5", "wall 2e4 0.3"}};
+      {"jaeger_capacity16", &packing::kWallPacking, "zplane 0 8 shear x 0.5", "wall 2e4 0.3"},
+      kRegionCases[0], kRegionCases[1]};
   for (const WallCase &c : cases) {
   SCOPED_TRACE(c.family);
-  const std::string p = std::string("kk_walls_restart_") + c.family;
+  const bool region = c.deck == &packing::kRegionPacking;
+  const std::string p = std::string("kk_walls_restart_") + c.family + (region ? "_region" : "");
+  // (a restart file keeps no regions or variables)
+  const std::string walls =
+      region ? "variable packing_dir index " + packing::kDecks + "\ninclude " + packing::kDecks +
+              "/in.region_packing_wall\nfix walls all wall/gran/exact ${contact} region wall "
+              "${wall_material} ${wall_options}\n"
+             : "fix walls all wall/gran/exact ${contact} ${walls_at} ${wall_material}\n";
   const int n = 150;
   const std::string vars = wall_vars(c, n, "off");
   const std::string start = "variable packing_dir index " + packing::kDecks + "\ninclude " +
@@ -1526,8 +1604,7 @@ TEST(DeckKokkos, WallRestartsCrossBetweenTheHostAndTheExecutionSpace)
                                       vars + (kk_writes ? kKokkos1 : ""));
     const std::string rlog = run_deck(
         p + "_read_" + writer,
-        packing::restarted_packing(file) + "fix walls all wall/gran/exact ${contact} ${walls_at} " +
-            "${wall_material}\nrun " + std::to_string(n) + "\n" + finish,
+        packing::restarted_packing(file) + walls + "run " + std::to_string(n) + "\n" + finish,
         vars + " -var out " + p + "_from_" + writer +
             (kk_writes ? "" : std::string(kKokkos1) + " -pk kokkos newton off"));
     EXPECT_NE(rlog.find("Resetting peratom fix info from restart file:\n  fix style: "
@@ -1586,13 +1663,15 @@ TEST(DeckKokkos, WallJaegerRecordsOfALargerCapacityAreKept)
                              1e-10, (p + ": capacity 16 -> 2 under the host fix and /kk").c_str());
 }
 
-// A region wall has no form in the execution space: the wall says so once and runs as the host
-// fix, with the host fix's results
+// A region wall without a form in the execution space (a face left open; the Jaeger law on a
+// region): the wall says so once and runs as the host fix, with the host fix's results
 TEST(DeckKokkos, WallsWithoutAFormInTheExecutionSpaceRunOnTheHostAndSaySo)
 {
   GE_NEEDS_KOKKOS();
   const WallCase cases[] = {
-      {"refined", &packing::kWallPacking, "region slab", ""},
+      {"refined", &packing::kRegionPacking, "", "",
+       "block -5.1 5.1 -5.1 5.1 0.9 11.1 open 6 units box",
+       "block -4.9 4.9 -4.9 4.9 1.1 10.9 units box", "-0.1"},
       {"jaeger_capacity16", &packing::kWallPacking, "region slab", "wall 2e4 0.3"},
   };
   for (const WallCase &c : cases) {

@@ -222,6 +222,33 @@ TEST(DeckWallRegion, CurvedRegionFaceActsWithItsRadiusOfCurvature)
     }
 }
 
+// The side of a cone region seen from outside is convex: a sphere held at overlap delta against
+// it, on the side's outward normal at the height where the cone's radius is r, feels the Hertz
+// force along that normal with R_bar = R R_w/(R + R_w), R_w = +2 r (the cylinder's convention;
+// LAMMPS' surface gives it -2 r, the concave face seen from inside, which would take R_bar for a
+// sphere in a hollow: 1.2 R instead of 0.86 R here)
+TEST(DeckWallRegion, ConeSideFromOutsideIsConvex)
+{
+  const double E = 1e7, nu = 0.3, delta = 2e-5, r = 0.03, slope = 0.2;
+  const double len = std::sqrt(1.0 + slope * slope);
+  const double nx = 1.0 / len, nz = -slope / len;    // the side's outward normal at (r, 0, 0)
+  const double gap = kR - delta;
+  deck::Lammps lmp;
+  lmp.command(deck::si_sphere_box("-0.1 0.1 -0.1 0.1 -0.1 0.1"));
+  lmp.command("create_atoms 1 single " + num(r + gap * nx) + " 0 " + num(gap * nz) +
+              "\nset group all diameter " + num(2 * kR) + "\nset group all density " +
+              num(kDensity) +
+              "\npair_style granular/exact\npair_coeff * * hertz 1e7 0.3 tangential sliding 0.4"
+              "\nregion post cone z 0 0 " + num(r - 0.05 * slope) + " " + num(r + 0.05 * slope) +
+              " -0.05 0.05 side out units box\nfix post all wall/gran/exact hertz 1e7 0.3 "
+              "tangential sliding 0.4 region post wall rigid\nrun 0");
+  const double rw = 2.0 * r, rbar = kR * rw / (kR + rw);
+  const double force = 4.0 / 3.0 * E / (1 - nu * nu) * std::sqrt(rbar) * std::pow(delta, 1.5);
+  EXPECT_NEAR(vector_value(lmp, "post", 0), force * nx, 1e-9 * force);
+  EXPECT_NEAR(vector_value(lmp, "post", 1), 0.0, 1e-12 * force);
+  EXPECT_NEAR(vector_value(lmp, "post", 2), force * nz, 1e-9 * force);
+}
+
 // A sphere in a concave region face narrower than itself has no effective radius: an error that
 // says so, not a NaN force.
 TEST(DeckWallRegion, SphereWiderThanItsConcaveFaceIsRejected)
@@ -248,6 +275,8 @@ TEST(DeckWallRegion, BadRegionWallIsRejected)
       {w + "region", "region expects <region-ID>"},
       {w + "region nowhere", "region nowhere does not exist (define it first)"},
       {w + "region inner shear x 0.1", "a region wall moves with its region"},
+      {"region funnel cone y 2 2 0.5 1.5 0 4 units box\n" + w + "region funnel",
+       "(a cone about y, from inside) gives the contacts with its end caps the normal of z"},
   };
   for (const auto &[command, message] : cases) {
     deck::Lammps lmp;

@@ -12,6 +12,8 @@
 #include "error.h"
 #include "kokkos.h"
 #include "memory_kokkos.h"
+#include "region.h"
+#include "region_in_space.h"
 #include "update.h"
 #include "utils.h"
 
@@ -30,7 +32,10 @@ typedef Kokkos::View<double *, LMPDeviceType, Kokkos::MemoryTraits<Kokkos::Unman
 // (the host fix's NTOTALS and CONTACT_COLUMNS: checked in the constructor)
 constexpr int TOTALS = 7;
 constexpr int VIRIAL = TOTALS;
-constexpr int NSUMS = TOTALS + 6;
+// a region wall's faults, counted where the host fix stops: spheres near more faces than they
+// have slots, contacts with a concave face tighter than the sphere
+constexpr int TOO_MANY_FACES = VIRIAL + 6, TOO_TIGHT_FACES = TOO_MANY_FACES + 1;
+constexpr int NSUMS = TOO_TIGHT_FACES + 1;
 constexpr int COLUMNS = 9;
 constexpr int VERTEX_DOUBLES = int(sizeof(ge::JaegerVertex) / sizeof(double));
 // a Jaeger row: the host fix's record (FixWallGranExact::jaeger_records), count then state
@@ -59,6 +64,9 @@ struct WallContacts {
   Kokkos::View<double **, Kokkos::LayoutRight, LMPDeviceType> vatom;       // empty: none asked
   ge::ContactLaw law;
   ge::PlaneCylinderWall wall;
+  bool region_wall;
+  ge::RegionWall region;
+  int nslot, faces_at, history_width;
   ge::WallPointMotion whole;    // the wall's motion at the middle of the step
   double shift, shear_velocity, dt;
   int groupbit, width;
@@ -93,6 +101,10 @@ struct WallContacts {
     const ge::WallSphere sphere{Vec3{x(i, 0), x(i, 1), x(i, 2)}, Vec3{v(i, 0), v(i, 1), v(i, 2)},
                                 Vec3{omega(i, 0), omega(i, 1), omega(i, 2)}, radius(i),
                                 rmass(i)};
+    if (region_wall) {
+      region_contacts(i, sphere, sums);
+      return;
+    }
     const ge::WallTouch t = ge::touch_wall(wall, sphere.x, sphere.radius, shift);
     double *h = &history(i, 0);    // (a row: LayoutRight)
     double *state = jaeger_room > 0 ? h + JAEGER_STATE : h;
@@ -119,8 +131,99 @@ struct WallContacts {
     } else {
       ge::contact_step(law, b, h, nullptr, r);
     }
+    apply_wall_force(i, sphere, t, r, sums);
+  }
 
-    // FixWallGranExact::apply_wall_force()
+  /* --------------------------------------------------------------------
+     a region wall: FixWallGranExact::region_contacts() for atom i, its row the states of its
+     nslot slots, then the face each holds (-1: free)
+  -------------------------------------------------------------------- */
+
+  KOKKOS_INLINE_FUNCTION void end_slot_contact(double *row, int slot) const
+  {
+    double *h = row + slot * history_width;
+    for (int k = 0; k < history_width; k++)
+      if (h[k] != 0.0 || Kokkos::signbit(h[k])) h[k] = 0.0;
+    row[faces_at + slot] = -1.0;
+  }
+
+  // FixWallGranExact::assign_slots(): a face touched again keeps its slot, a slot whose face
+  // is not near any more is cleared, a newly near face takes a free slot
+  KOKKOS_INLINE_FUNCTION void assign_slots(double *row, const ge::RegionFace *faces, int nc,
+                                           int *slot_of) const
+  {
+    double *face = row + faces_at;
+    for (int s = 0; s < nslot; s++) {
+      if (face[s] < 0.0) continue;
+      bool touched = false;
+      for (int ic = 0; ic < nc; ic++) touched = touched || faces[ic].iwall == face[s];
+      if (!touched) end_slot_contact(row, s);
+    }
+    for (int ic = 0; ic < nc; ic++) {
+      int slot = -1;
+      for (int s = 0; s < nslot && slot < 0; s++)
+        if (face[s] == faces[ic].iwall) slot = s;
+      for (int s = 0; s < nslot && slot < 0; s++)
+        if (face[s] == -1.0) slot = s;
+      face[slot] = faces[ic].iwall;
+      slot_of[ic] = slot;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void region_contacts(int i, const ge::WallSphere &sphere,
+                                              value_type sums) const
+  {
+    // (FixWallGranExact::region_reach())
+    const double reach = wall.holds_apart ? -ge::jkr_break_overlap(law.cat.normal.Ebar,
+                                                                   4.0 * sphere.radius,
+                                                                   law.cat.normal.gamma)
+                                          : 0.0;
+    ge::RegionFace faces[ge::REGION_MOST_FACES];
+    const int nc = ge::region_faces(region, sphere.x, sphere.radius + reach, faces);
+    if (nc > nslot) {
+      sums[TOO_MANY_FACES] += 1.0;
+      return;
+    }
+    double *row = &history(i, 0);    // (a row: LayoutRight)
+    int slot_of[ge::REGION_MOST_FACES];
+    assign_slots(row, faces, nc, slot_of);
+    for (int ic = 0; ic < nc; ic++) {
+      const ge::RegionFace &c = faces[ic];
+      double *h = row + slot_of[ic] * history_width;
+      // FixWallGranExact::region_touch()
+      if (!(c.r > 0.0) || !(c.r < sphere.radius + reach)) {
+        end_slot_contact(row, slot_of[ic]);
+        continue;
+      }
+      if (c.radius < 0.0 && !(-c.radius > sphere.radius)) {
+        sums[TOO_TIGHT_FACES] += 1.0;
+        continue;
+      }
+      const ge::WallTouch t{c.r < sphere.radius, Vec3{c.del.x / c.r, c.del.y / c.r, c.del.z / c.r},
+                            sphere.radius - c.r, c.radius};
+      if (!t.touching &&
+          !(wall.holds_apart &&
+            ge::wall_contact_holds_apart(law, t, sphere.radius, h[ge::CS_NORMAL]))) {
+        end_slot_contact(row, slot_of[ic]);
+        continue;
+      }
+      // FixWallGranExact::region_point_motion()
+      ge::WallPointMotion point;
+      point.velocity = ge::region_face_velocity(region.placement, sphere.x, c);
+      if (region.placement.rotated) point.spin = region.placement.spin;
+      const double mass = ge::wall_law_reads_mass(law) ? body_mass(i) : 0.0;
+      ge::ContactResult r;
+      ge::contact_step(law, ge::wall_contact_bodies(law, false, t, sphere, point, mass, dt, advance),
+                       h, nullptr, r);
+      apply_wall_force(i, sphere, t, r, sums);
+    }
+  }
+
+  // FixWallGranExact::apply_wall_force()
+  KOKKOS_INLINE_FUNCTION void apply_wall_force(int i, const ge::WallSphere &sphere,
+                                               const ge::WallTouch &t, const ge::ContactResult &r,
+                                               value_type sums) const
+  {
     const Vec3 on_i = r.force_i, turn_i = r.torque_i - r.moment;
     f(i, 0) += on_i.x;
     f(i, 1) += on_i.y;
@@ -143,7 +246,7 @@ struct WallContacts {
       ge::wall_virial((sphere.radius - t.overlap) * t.normal, on_i, w);
       for (int k = 0; k < 6; k++) sums[VIRIAL + k] += w[k];
       if (vatom.extent(0) > 0)
-        for (int k = 0; k < 6; k++) vatom(i, k) = w[k];
+        for (int k = 0; k < 6; k++) vatom(i, k) += w[k];
     }
   }
 
@@ -167,8 +270,10 @@ FixWallGranExactKokkos::FixWallGranExactKokkos(LAMMPS *lmp, int narg, char **arg
   static_assert(TOTALS == NTOTALS && COLUMNS == CONTACT_COLUMNS,
                 "the kernel's sums and columns are the host fix's");
   atomKK = (AtomKokkos *) atom;
-  if (wallstyle == REGION)
-    kept_on_host = "a region wall";
+  if (wallstyle == REGION && jaeger())
+    kept_on_host = "a region wall with the Jaeger law";
+  else if (wallstyle == REGION)
+    kept_on_host = region_shape_in_space(region, region_shape);
   else if (jaeger() && law.jaeger.capacity <= 0)
     kept_on_host = "the Jaeger law without 'capacity M' (its records have any length)";
   else if (ge::is_coulomb(law))
@@ -192,11 +297,16 @@ FixWallGranExactKokkos::FixWallGranExactKokkos(LAMMPS *lmp, int narg, char **arg
     maxexchange_dynamic = 0;
     maxexchange = 1 + row_width;    // (on the host: the record's size, then the record)
   } else {
-    row_width = history_width;
+    // a region wall's row: its slots' states, then the face each slot holds (the host fix's
+    // slot_wall, whose rows point there)
+    faces_at = nslot * history_width;
+    row_width = faces_at + (wallstyle == REGION ? nslot : 0);
   }
   memory->destroy(history);
+  memory->destroy(slot_wall);
   memory->destroy(contact_output);
   history = nullptr;
+  slot_wall = nullptr;
   contact_output = nullptr;
   grow_arrays(atom->nmax);
   for (int i = 0; i < atom->nlocal; i++) set_arrays(i);
@@ -205,6 +315,7 @@ FixWallGranExactKokkos::FixWallGranExactKokkos(LAMMPS *lmp, int narg, char **arg
 FixWallGranExactKokkos::~FixWallGranExactKokkos()
 {
   if (!in_space()) return;
+  slot_wall = nullptr;    // (rows of k_history)
   memoryKK->destroy_kokkos(k_history, history);
   memoryKK->destroy_kokkos(k_contacts, contact_output);
 }
@@ -229,10 +340,22 @@ void FixWallGranExactKokkos::init()
       error->warning(FLERR,
                      "Fix {} wall/gran/exact/kk: {} has no form in the execution space (there: "
                      "xplane, yplane, zplane and zcylinder walls with the linear and catalogue "
-                     "laws and Jaeger's with 'capacity M'); this wall runs on the host, so every step copies the atom data to "
-                     "the host and back, and LAMMPS sorts and exchanges the atoms on the host",
+                     "laws and Jaeger's with 'capacity M'; sphere, plane, block and cylinder "
+                     "regions and cones from inside, with closed faces and a constant shape, "
+                     "moved and rotated, with the linear and catalogue laws); this wall runs on "
+                     "the host, so every step copies the atom data to the host and back, and "
+                     "LAMMPS sorts and exchanges the atoms on the host",
                      id, kept_on_host);
     return;
+  }
+  // a region redefined since the fix was: its shape as it is now, where it has a form here
+  if (wallstyle == REGION) {
+    const std::string why = region_shape_in_space(region, region_shape);
+    if (!why.empty())
+      error->all(FLERR,
+                 "Fix {} wall/gran/exact/kk: {} has no form in the execution space, and this "
+                 "wall was defined there; define the wall again for this region (it then runs "
+                 "as the host fix)", id, why);
   }
   // LAMMPS' Kokkos exchange run on the host ('-pk kokkos comm host') hands host buffers, which
   // the execution-space form does not read: the classic exchange then
@@ -269,6 +392,15 @@ void FixWallGranExactKokkos::post_force(int vflag)
   totals_summed = false;
   double sums[NSUMS] = {0.0};
   wall_contacts_in_space(!update->setupflag, sums);
+  if (sums[TOO_MANY_FACES] > 0.0)
+    error->one(FLERR,
+               "Fix wall/gran/exact/kk: {:.0f} spheres touch more faces of region {} than their "
+               "{} possible contacts", sums[TOO_MANY_FACES], region_id, nslot);
+  if (sums[TOO_TIGHT_FACES] > 0.0)
+    error->one(FLERR,
+               "Fix wall/gran/exact/kk: {:.0f} spheres touch a concave face of region {} whose "
+               "radius of curvature is not larger than theirs (the contact has no effective "
+               "radius); make the region wider", sums[TOO_TIGHT_FACES], region_id);
   for (int k = 0; k < TOTALS; k++) totals[k] = sums[k];
   if (vflag_global)
     for (int k = 0; k < 6; k++) virial[k] += sums[VIRIAL + k];
@@ -322,6 +454,11 @@ void FixWallGranExactKokkos::wall_contacts_in_space(bool advance, double *sums)
   c.width = row_width;
   c.jaeger_room = jaeger_room;
   c.jaeger_vertices = jaeger_vertices;
+  c.region_wall = wallstyle == REGION;
+  if (c.region_wall) c.region = region_now();
+  c.nslot = nslot;
+  c.faces_at = faces_at;
+  c.history_width = history_width;
   c.turning = rotating_cylinder();
   c.cylinder = wallstyle == ZCYLINDER;
   c.advance = advance;
@@ -332,6 +469,18 @@ void FixWallGranExactKokkos::wall_contacts_in_space(bool advance, double *sums)
                           c, result);
   atomKK->modified(Device, datamask_modify);
   k_history.modify_device();
+}
+
+// a region wall now: its shape (read at init) where the region's move and rotate have put it
+// this step, and how it moves (FixWallGranExact::place_region(), on the host: the region's
+// variables are evaluated there)
+ge::RegionWall FixWallGranExactKokkos::region_now()
+{
+  ge::RegionWall w;
+  w.shape = region_shape;
+  place_region();
+  w.placement = region_placement(region);
+  return w;
 }
 
 // rigid clumps: their masses (found by the pair style on the host at each neighbour build) for
@@ -416,6 +565,10 @@ void FixWallGranExactKokkos::allocate_rows(int nmax)
                         : std::string(),
                e.what());
   }
+  if (wallstyle != REGION) return;
+  face_rows.resize(nmax);
+  for (int i = 0; i < nmax; i++) face_rows[i] = history[i] + faces_at;
+  slot_wall = face_rows.data();
 }
 
 void FixWallGranExactKokkos::copy_arrays(int i, int j, int delflag)

@@ -17,10 +17,18 @@
    to the host after each step (the one crossing a step makes, where it is
    asked for).
 
-   A region wall, the Jaeger law without a capacity (records of any length)
-   and `tangential coulomb` (solved by the pair's friction fix on the host) have no form
-   here: such a wall runs as the host fix, and says so once with what that
-   costs.
+   Region walls of sphere, plane, block and cylinder regions, and cones from
+   inside, closed and of constant shape, at rest or moved and rotated, with
+   the laws of fixed-size state: their faces by ge::region_faces()
+   (src/contact/region_geometry.hpp, LAMMPS' surfaces of these shapes written
+   for the execution space), the shape read at init and the placement before
+   each step (region_in_space.h); a row holds the slots' states, then the face
+   each slot holds (the host fix's slot_wall rows point there).
+
+   Other regions, a region with the Jaeger law, the Jaeger law without a
+   capacity (records of any length) and `tangential coulomb` (solved by the
+   pair's friction fix on the host) have no form here: such a wall runs as
+   the host fix, and says so once with what that costs.
 
    Restart files are the host fix's under its style name, so a restart
    crosses between wall/gran/exact and wall/gran/exact/kk both ways.
@@ -32,8 +40,10 @@
 #include "fix_wall_gran_exact.h"
 #include "kokkos_base.h"
 #include "kokkos_type.h"
+#include "region_in_space.h"
 
 #include <string>
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -80,6 +90,12 @@ class FixWallGranExactKokkos : public FixWallGranExact, public KokkosBase {
   // [count, state, vertices] with room for jaeger_room = M + 1 vertices
   int row_width = 0;
   int jaeger_room = 0;
+  // a region wall (its shape and placement in ge::RegionWall): where a row's faces start, and
+  // the host copy's rows at that place (the host fix's slot_wall)
+  ge::RegionShape region_shape;
+  int faces_at = 0;
+  std::vector<double *> face_rows;
+  ge::RegionWall region_now();
   void allocate_rows(int nmax);
   // the Jaeger rows on the host in the host fix's per-atom form, [size, record (size doubles)]
   // with the record's size 0 where the atom has no contact (what exchanges on the host and

@@ -16,6 +16,7 @@
 #include "memory.h"
 #include "pair.h"
 #include "region.h"
+#include "region_in_space.h"
 #include "update.h"
 
 #include "contact/catalogue_law.hpp"
@@ -259,6 +260,8 @@ void FixWallGranExact::parse_region(int narg, char **arg, int iarg)
     error->all(FLERR, "Fix wall/gran/exact: region {} does not exist (define it first)", region_id);
   nslot = region->tmax;
   slot_of_contact.resize(nslot);
+  const std::string defect = region_surface_defect(region);
+  if (!defect.empty()) error->all(FLERR, "Fix wall/gran/exact: {}", defect);
 }
 
 /* ----------------------------------------------------------------------
@@ -400,6 +403,9 @@ void FixWallGranExact::init()
     if (region->tmax != nslot)
       error->all(FLERR, "Fix wall/gran/exact: region {} was redefined with another number of "
                         "faces; define the fix again", region_id);
+    const std::string defect = region_surface_defect(region);
+    if (!defect.empty()) error->all(FLERR, "Fix wall/gran/exact: {}", defect);
+    convex_side_given_concave = region_side_convex_given_concave(region);
   }
 }
 
@@ -685,7 +691,8 @@ void FixWallGranExact::post_force(int vflag)
    region's spin.
 ------------------------------------------------------------------------- */
 
-void FixWallGranExact::region_contacts(bool advance)
+// the region placed at the current time, with its velocity of the step; whether it moves
+bool FixWallGranExact::place_region()
 {
   const bool moving = region->dynamic_check();
   if (moving) {
@@ -707,6 +714,12 @@ void FixWallGranExact::region_contacts(bool advance)
       }
     }
   }
+  return moving;
+}
+
+void FixWallGranExact::region_contacts(bool advance)
+{
+  const bool moving = place_region();
   double **x = atom->x;
   const double *radius = atom->radius;
   const int *mask = atom->mask;
@@ -746,16 +759,18 @@ FixWallGranExact::Touch FixWallGranExact::region_touch(int i, int ic) const
 {
   const Region::Contact &c = region->contact[ic];
   const double radius = atom->radius[i];
+  // (a cone's side from outside is convex; LAMMPS gives it the concave sign of the inside)
+  const double curvature = convex_side_given_concave ? std::fabs(c.radius) : c.radius;
   if (!(c.r > 0.0) || !(c.r < radius + region_reach(radius))) return Touch{false, Vec3{0, 0, 0}, 0.0};
-  if (c.radius < 0.0 && !(-c.radius > radius))
+  if (curvature < 0.0 && !(-curvature > radius))
     error->one(FLERR, "Fix wall/gran/exact: a sphere of radius {} touches a concave face of region "
                       "{} whose radius of curvature {} is not larger than the sphere's (the "
                       "contact has no effective radius); make the region wider",
-               radius, region_id, -c.radius);
+               radius, region_id, -curvature);
   // (each component divided, not multiplied by 1/r: a face along an axis then has the unit
   // normal exactly, as a plane has, instead of one whose component is 1 - 1 ulp)
   return Touch{c.r < radius, Vec3{c.delx / c.r, c.dely / c.r, c.delz / c.r}, radius - c.r,
-               c.radius};
+               curvature};
 }
 
 // the velocity and spin of the region's material point at face ic of atom i

@@ -85,6 +85,7 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   std::string region_id;
   int nslot = 1;
   double **slot_wall = nullptr;
+  bool convex_side_given_concave = false;    // region_side_convex_given_concave()
   std::vector<int> slot_of_contact;    // scratch: the slot of each region contact of one atom
   // the region's velocity and spin of the last step taken, for the setup of a run that
   // continues it (Region differences them from positions, and at a run's setup it has only the
@@ -146,6 +147,7 @@ class FixWallGranExact : public Fix, public CoulombFrictionTally {
   int apply_wall_material(int narg, char **arg, int iarg);
   void parse_region(int narg, char **arg, int iarg);
   void region_contacts(bool advance);
+  bool place_region();
   void assign_slots(int i, int ncontacts);
   Touch region_touch(int i, int ic) const;
   PointMotion region_point_motion(int i, int ic, bool moving) const;

@@ -56,6 +56,7 @@ for r in $(seq 1 "$repeats"); do
       walls=${BENCH_WALLS:-none}
       { [ "$c" = host ] || [ "$law" = hooke_history ]; } && [ "$walls" = host ] && walls=plane
       [ "$c" = host ] && [ "$walls" = regionhost ] && walls=region
+      [ "$law" = hooke_history ] && [ "${walls#region}" != "$walls" ] && walls=plane
       (cd "$root/bench" && OMP_NUM_THREADS=$threads "$lmp" -nocite -screen none -log "$log" "${args[@]}" -in in.bench_kokkos \
         -var law "$law" -var nsteps "$nsteps" -var scale "$scale" -var binsize "$binsize" -var skin "${BENCH_SKIN:-0.2}" \
         -var walls "$walls")

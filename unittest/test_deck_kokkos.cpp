@@ -1478,6 +1478,7 @@ TEST(DeckKokkos, WallsInTheExecutionSpaceEqualTheHostFix)
 // The region walls that have a form in the execution space, each against the faces it has:
 // a box rocking about z (spheres in its edges and corners touch two and three faces), a drum
 // turning about z with its end caps, a bowl swaying along x, a funnel (a cone from inside), a
+// spire (a cone from outside, its side, caps and rims), a
 // tilted floor, a pillar and a turning bar from outside (their edges and rims), a cone about x
 // swaying along its axis
 const WallCase kRegionCases[] = {
@@ -1502,6 +1503,9 @@ const WallCase kRegionCases[] = {
     {"catalogue_hertz", &packing::kRegionPacking, "contacts", "wall 2e4 0.3",
      "cone x 0 6 3.5 6 -6.1 6.1 units box move v_sway NULL NULL",
      "cone x 0 6 3.1 5.6 -5.9 5.9 units box", "-0.1"},
+    {"catalogue_yade", &packing::kRegionPacking, "contacts", "",
+     "cone y 0 6 2.5 1 -3 3 units box side out rotate v_theta 0 0 6 0 1 0",
+     "cone y 0 6 3.1 1.6 -3.6 3.6 units box side out", "-0.2"},
 };
 
 // Region walls in the execution space as the host fix runs them (which reads LAMMPS' own

@@ -4,7 +4,8 @@
 //  * the nearest face point and its distance are the closed forms: a point in a box's corner
 //    is near three faces, one per axis, each along its axis; a point beyond a box's edge is
 //    nearest to the edge; a cylinder's side is concave from inside (radius -2 R) and convex
-//    from outside (+2 R); a cone's side point lies on its slant;
+//    from outside (+2 R); a cone's side point lies on its slant, from inside and outside, and
+//    beyond its caps and rims from outside the cap or the rim is nearest;
 //  * a rigid placement changes nothing seen from the region: the faces of a point x in the
 //    region moved by d and turned by theta about an axis are those of the point carried back,
 //    turned with it (distance, face numbers and radii the same, the vectors rotated);
@@ -124,6 +125,28 @@ TEST(RegionGeometry, AConeSideIsNearestOnItsSlant)
   EXPECT_EQ(ge::region_faces(plane, Vec3{0, -0.5, 1.0}, 0.5, f), 0);
 }
 
+// The same cone from outside: a point 0.3 out along the side's normal at height 2 is 0.3 from
+// it, with the convex radius +2 r there; above the hi cap within its radius the cap is nearest
+// (flat); beyond the hi rim the rim is, at the distance to the corner
+TEST(RegionGeometry, AConeFromOutsideIsNearestOnItsSideCapsOrRims)
+{
+  const ge::RegionWall cone = wall_of(ge::REGION_CONE, false, {0, 0, 1, 3, 0, 4}, 2);
+  ge::RegionFace f[ge::REGION_MOST_FACES];
+  const double c = 2.0 / std::sqrt(5.0), s = 1.0 / std::sqrt(5.0);
+  ASSERT_EQ(ge::region_faces(cone, Vec3{2.0 + 0.3 * c, 0.0, 2.0 - 0.3 * s}, 0.5, f), 1);
+  EXPECT_NEAR(f[0].r, 0.3, 1e-14);
+  expect_near_vec(f[0].del, Vec3{0.3 * c, 0.0, -0.3 * s}, 1e-14);
+  EXPECT_NEAR(f[0].radius, 4.0, 1e-13);
+  ASSERT_EQ(ge::region_faces(cone, Vec3{0.6, 0.8, 4.2}, 0.5, f), 1);
+  EXPECT_NEAR(f[0].r, 0.2, 1e-14);
+  EXPECT_EQ(f[0].radius, 0.0);
+  ASSERT_EQ(ge::region_faces(cone, Vec3{0.0, 3.3, 4.4}, 0.6, f), 1);
+  EXPECT_NEAR(f[0].r, 0.5, 1e-14);
+  expect_near_vec(f[0].del, Vec3{0.0, 0.3, 0.4}, 1e-14);
+  // inside the cone: no face from outside
+  EXPECT_EQ(ge::region_faces(cone, Vec3{1.0, 0.0, 2.0}, 0.5, f), 0);
+}
+
 // A region moved by d and turned by theta about an oblique axis through p sees the same faces
 // as the region at rest sees the point carried back: distances, face numbers and radii equal,
 // the vectors turned with the region
@@ -146,10 +169,11 @@ TEST(RegionGeometry, APlacedRegionSeesWhatTheRegionAtRestSees)
       wall_of(ge::REGION_CYLINDER, true, {0.5, 0.5, 0.45, 0, 1}, 1),
       wall_of(ge::REGION_CONE, true, {0.5, 0.5, 0.2, 0.5, 0, 1}, 0),
       wall_of(ge::REGION_SPHERE, true, {0.5, 0.5, 0.5, 0.5}),
+      wall_of(ge::REGION_CONE, false, {0.5, 0.5, 0.2, 0.4, 0, 1}, 1),
   };
   const Vec3 at_rest[] = {Vec3{0.1, 0.85, 0.2}, Vec3{1.2, 0.5, -0.1}, Vec3{0.8, 0.05, 0.3},
-                          Vec3{0.1, 0.6, 0.65}, Vec3{0.2, 0.7, 0.35}};
-  for (int k = 0; k < 5; k++) {
+                          Vec3{0.1, 0.6, 0.65}, Vec3{0.2, 0.7, 0.35}, Vec3{0.5, 1.1, 0.6}};
+  for (int k = 0; k < 6; k++) {
     ge::RegionWall placed = shapes[k];
     placed.placement = m;
     const Vec3 x = ge::out_of_region_frame(m, at_rest[k]);

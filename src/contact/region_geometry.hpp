@@ -3,7 +3,8 @@
 // outside with `side out`), placed where a region's `move` and `rotate` put it, and how the
 // region's material point there moves. The same faces, in the same order and with the same
 // face numbers (`iwall`), radii of curvature and normals, as the surfaces of LAMMPS' regions
-// of these shapes with every face closed, which the host fix reads: the region is carried into
+// of these shapes with every face closed, which the host fix reads (but for the radius of a
+// cone's side from outside: convex, as the host fix takes it), the region carried into
 // its own frame, its faces found there, and the contact points carried back (a rotation of the
 // point about the region's axis, then its displacement).
 //
@@ -291,10 +292,55 @@ GE_INLINE int cylinder_faces(const RegionShape &s, const Vec3 &x, double cutoff,
   return out[0].r < cutoff ? 1 : 0;
 }
 
-// a cone from inside (its outside has no form here): the side, face 2, nearest on the line of
-// the side through the point's direction from the axis; the caps 0 and 1
+// the cone's radius at axis coordinate xa
+GE_INLINE double cone_radius_at(const RegionShape &s, double xa)
+{
+  return s.p[2] + (xa - s.p[4]) * (s.p[3] - s.p[2]) / (s.p[5] - s.p[4]);
+}
+
+// A cone from outside: one face (number 0), the nearest of the side's line, the lo cap's and
+// the hi cap's, each from the point's direction from the axis (in the half plane of the point
+// and the axis), the first found kept on a tie. The side's radius of curvature is +2 r, r the
+// cone's radius at the nearest point (convex: LAMMPS' surface gives -2 r, the inside's sign);
+// a cap's and a rim's 0.
+GE_INLINE int cone_faces_outside(const RegionShape &s, const Vec3 &x, double cutoff,
+                                 RegionFace *out)
+{
+  const double r_lo = s.p[2], r_hi = s.p[3], lo = s.p[4], hi = s.p[5];
+  const double widest = r_lo > r_hi ? r_lo : r_hi;
+  const AxialPoint a = axial_point(s, x);
+  if (a.r >= widest + cutoff || a.xa <= lo - cutoff || a.xa >= hi + cutoff) return 0;
+  if (a.r < cone_radius_at(s, a.xa) && a.xa > lo && a.xa < hi) return 0;
+  const Vec3 rim_lo = side_point(s, a, r_lo, lo), rim_hi = side_point(s, a, r_hi, hi);
+  Vec3 axis_lo, axis_hi;
+  set_component(axis_lo, s.axis, lo);
+  set_component(axis_lo, a.k1, s.p[0]);
+  set_component(axis_lo, a.k2, s.p[1]);
+  axis_hi = axis_lo;
+  set_component(axis_hi, s.axis, hi);
+  const Vec3 candidates[3] = {nearest_on_segment(rim_lo, rim_hi, x),
+                              nearest_on_segment(rim_lo, axis_lo, x),
+                              nearest_on_segment(rim_hi, axis_hi, x)};
+  Vec3 nearest{0, 0, 0};
+  double best = INFINITY, curvature = 0.0;
+  for (int k = 0; k < 3; k++) {
+    const Vec3 d = x - candidates[k];
+    const double dsq = d.x * d.x + d.y * d.y + d.z * d.z;
+    if (!(dsq < best)) continue;
+    best = dsq;
+    nearest = candidates[k];
+    curvature = k == 0 ? 2.0 * cone_radius_at(s, component(nearest, s.axis)) : 0.0;
+  }
+  if (best == INFINITY) return 0;
+  out[0] = face_to_point(x, nearest, curvature, 0);
+  return out[0].r < cutoff ? 1 : 0;
+}
+
+// a cone from inside: the side, face 2, nearest on the line of the side through the point's
+// direction from the axis; the caps 0 and 1
 GE_INLINE int cone_faces(const RegionShape &s, const Vec3 &x, double cutoff, RegionFace *out)
 {
+  if (!s.interior) return cone_faces_outside(s, x, cutoff, out);
   const double r_lo = s.p[2], r_hi = s.p[3], lo = s.p[4], hi = s.p[5];
   const AxialPoint a = axial_point(s, x);
   const double here = r_lo + (a.xa - lo) * (r_hi - r_lo) / (hi - lo);

@@ -341,7 +341,7 @@ void FixWallGranExactKokkos::init()
                      "Fix {} wall/gran/exact/kk: {} has no form in the execution space (there: "
                      "xplane, yplane, zplane and zcylinder walls with the linear and catalogue "
                      "laws and Jaeger's with 'capacity M'; sphere, plane, block and cylinder "
-                     "regions and cones from inside, with closed faces and a constant shape, "
+                     "and cone regions (a cone about y from outside only), with closed faces and a constant shape, "
                      "moved and rotated, with the linear and catalogue laws); this wall runs on "
                      "the host, so every step copies the atom data to the host and back, and "
                      "LAMMPS sorts and exchanges the atoms on the host",

@@ -132,10 +132,9 @@ std::string LAMMPS_NS::region_shape_in_space(Region *region, ge::RegionShape &sh
     p[4] = read(r, CylinderHi());
   } else if (style == "cone") {
     const auto *r = static_cast<const RegCone *>(region);
-    if (!shape.interior) return named + " from outside (a cone has a form there from inside)";
-    // (LAMMPS' cone about y gives its end caps' contacts the normal of z: that cone stays
-    // the host fix's, which reads LAMMPS' own surface)
-    if (read(r, ConeAxis()) == 'y') return named + " about the y axis";
+    // (LAMMPS' cone about y from inside gives its end caps' contacts the normal of z: the
+    // host fix stops on it, region_surface_defect())
+    if (shape.interior && read(r, ConeAxis()) == 'y') return named + " about the y axis";
     shape.kind = ge::REGION_CONE;
     shape.axis = axis_index(read(r, ConeAxis()));
     p[0] = read(r, ConeC1());

@@ -16,7 +16,8 @@ namespace LAMMPS_NS {
 class Region;
 
 // The shape of a region in its own frame, where it has a form in the execution space (sphere,
-// plane, block, cylinder, and a cone from inside, every face closed, of a constant shape): ""
+// plane, block, cylinder and cone (about y from outside only), every face closed, of a constant
+// shape): ""
 // and `shape` set; otherwise what keeps it out, in words.
 std::string region_shape_in_space(Region *region, ge::RegionShape &shape);
 
